@@ -1,0 +1,53 @@
+# User-space I/O-port access on Linux x86: our patch series on Debian's
+# linux-source-6.1, built and proven in QEMU. See README.md.
+SHELL := /bin/bash
+S := scripts
+TREE := build/tree
+FRAG := config/test.config
+
+.PHONY: all deps src tree export stock patched guest run shell check check-stock test-harness clean
+
+all: check
+
+deps:
+	@$(S)/deps.sh
+
+src: deps
+	@$(S)/unpack.sh
+
+tree: src
+	@$(S)/tree.sh
+
+export:
+	@$(S)/export.sh
+
+stock: src
+	@$(S)/kbuild.sh stock build/src $(FRAG)
+
+patched: tree
+	@$(S)/kbuild.sh patched $(TREE) $(FRAG)
+
+guest: tree
+	@$(S)/guest.sh $(TREE)
+
+# Build the patched kernel and show, in plain words, what it does.
+run: patched guest
+	@status=0; $(S)/boot.sh build/patched/bzImage build/logs/run.log demo $(CMDLINE) || status=$$?; \
+	sed -n 's/^    //p' build/logs/run.log; \
+	$(S)/verdict.sh build/logs/run.log run $$status >/dev/null || \
+		{ echo "run: the demo failed, see build/logs/run.log" >&2; exit 1; }
+
+shell: patched guest
+	@$(S)/boot.sh build/patched/bzImage - shell $(CMDLINE)
+
+check: deps
+	@$(S)/check.sh patched
+
+check-stock: deps
+	@$(S)/check.sh stock
+
+test-harness:
+	@tests/harness/run.sh
+
+clean:
+	rm -rf build/stock build/patched build/guest build/logs

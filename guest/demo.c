@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The demo of `make run`: one line per claim about user-space I/O-port
+ * access on the running kernel, each checked here and now. Exits 0 when
+ * every claim holds.
+ *
+ * Ports are only read, except 0x80 (POST) which is written; the console
+ * UART and the PIT are never touched.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/io.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define EFLAGS_IF 0x200
+
+static sigjmp_buf jmp;
+static volatile sig_atomic_t faults;
+static int failed;
+
+static void on_segv(int sig)
+{
+	faults++;
+	siglongjmp(jmp, 1);
+}
+
+static void claim(const char *what, bool holds, const char *detail)
+{
+	printf("%s: %s%s%s\n", what, holds ? "yes" : "NO", detail ? ", " : "",
+	       detail ? detail : "");
+	if (!holds)
+		failed++;
+}
+
+static bool avoid(unsigned int port)
+{
+	return (port >= 0x40 && port <= 0x43) || (port >= 0x3f8 && port <= 0x3ff);
+}
+
+/* true when inb(port) does not fault */
+static bool can_inb(unsigned int port)
+{
+	if (sigsetjmp(jmp, 1))
+		return false;
+	inb(port);
+	return true;
+}
+
+static bool can_outb_80(void)
+{
+	if (sigsetjmp(jmp, 1))
+		return false;
+	outb(0, 0x80);
+	return true;
+}
+
+static unsigned long flags(void)
+{
+	unsigned long f;
+
+	asm volatile("pushf; pop %0" : "=r"(f));
+	return f;
+}
+
+
+/* Count ports in [from, to] that can (want=true) or cannot be read. */
+static unsigned int count(unsigned int from, unsigned int to, bool want)
+{
+	unsigned int n = 0;
+
+	for (unsigned int p = from; p <= to; p++)
+		if (!avoid(p) && can_inb(p) == want)
+			n++;
+	return n;
+}
+
+static unsigned int probed(unsigned int from, unsigned int to)
+{
+	unsigned int n = 0;
+
+	for (unsigned int p = from; p <= to; p++)
+		n += !avoid(p);
+	return n;
+}
+
+static void demo_iopl(void)
+{
+	char detail[128];
+	unsigned long f;
+	int caught;
+
+	claim("iopl(4) is refused with EINVAL", iopl(4) == -1 && errno == EINVAL, NULL);
+	if (iopl(3)) {
+		snprintf(detail, sizeof(detail), "iopl(3) failed: %s", strerror(errno));
+		claim("iopl(3) opens all 65536 ports", false, detail);
+		return;
+	}
+	snprintf(detail, sizeof(detail), "%u of %u probed ports readable",
+		 count(0, 0xffff, true), probed(0, 0xffff));
+	claim("iopl(3) opens all 65536 ports", count(0, 0xffff, false) == 0, detail);
+	claim("outb to 0x80 works under iopl(3)", can_outb_80(), NULL);
+
+	caught = faults;
+	if (!sigsetjmp(jmp, 1))
+		asm volatile("cli");
+	f = flags();
+	if (faults != caught)
+		claim("CLI under iopl(3)", f & EFLAGS_IF,
+		      "raises #GP, SIGSEGV (interrupts stay on)");
+	else
+		claim("CLI under iopl(3)", f & EFLAGS_IF,
+		      "skipped as NOP (interrupts stay on)");
+
+	asm volatile("pushf; andq $~0x200, (%%rsp); popf" ::: "cc", "memory");
+	claim("popf with IF clear leaves interrupts on", flags() & EFLAGS_IF, NULL);
+
+	iopl(0);
+	claim("iopl(0) closes them all again", count(0, 0xffff, true) == 0 && !can_outb_80(),
+	      NULL);
+}
+
+static void demo_ioperm(void)
+{
+	unsigned int open;
+	char detail[128];
+	int status;
+	pid_t pid;
+
+	if (ioperm(0x2e0, 8, 1)) {
+		snprintf(detail, sizeof(detail), "ioperm failed: %s", strerror(errno));
+		claim("ioperm(0x2e0, 8) opens exactly 0x2e0-0x2e7", false, detail);
+		return;
+	}
+	open = count(0, 0xffff, true);
+	snprintf(detail, sizeof(detail), "%u ports readable", open);
+	claim("ioperm(0x2e0, 8) opens exactly 0x2e0-0x2e7",
+	      open == 8 && count(0x2e0, 0x2e7, true) == 8, detail);
+
+	pid = fork();
+	if (pid == 0) {
+		bool inherited = can_inb(0x2e0);
+
+		ioperm(0x2e0, 8, 0);
+		_exit(inherited && !can_inb(0x2e0) ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	claim("a child inherits ioperm() and its changes stay in the child",
+	      WIFEXITED(status) && !WEXITSTATUS(status) && can_inb(0x2e7), NULL);
+
+	ioperm(0x2e0, 8, 0);
+	claim("ioperm(0x2e0, 8, 0) closes them again", count(0, 0xffff, true) == 0, NULL);
+}
+
+static void demo_unprivileged(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		if (setresuid(65534, 65534, 65534))
+			_exit(2);
+		_exit(iopl(3) == -1 && errno == EPERM &&
+		      ioperm(0x80, 1, 1) == -1 && errno == EPERM ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	claim("without CAP_SYS_RAWIO iopl(3) and ioperm() fail with EPERM",
+	      WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      WIFEXITED(status) && WEXITSTATUS(status) == 2 ? "setresuid failed" : NULL);
+}
+
+int main(void)
+{
+	struct sigaction sa = { .sa_handler = on_segv, .sa_flags = SA_NODEFER };
+
+	sigaction(SIGSEGV, &sa, NULL);
+	claim("before any call no port is readable", count(0, 0xffff, true) == 0, NULL);
+	demo_iopl();
+	demo_ioperm();
+	demo_unprivileged();
+	printf("%s\n", failed ? "Some claims do NOT hold." : "Every claim holds.");
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PID 1 of the test guest. Mounts /proc, /sys and /dev, then runs the
+ * programs named by run=a,b,c on the kernel command line, one after the
+ * other, each bounded by timeout=SECONDS (default 300). The output is an
+ * outer KTAP document on the console: each program's own output, indented
+ * by four spaces, followed by "ok N name" or "not ok N name # reason".
+ * run=shell starts busybox sh instead. The guest reboots at the end, which
+ * ends QEMU (-no-reboot).
+ *
+ * A program's stdout is a pty so that stdio is line buffered, as on a
+ * terminal: a pipe would make programs that fork print buffered lines twice.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+static void say(const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	/* One write per line keeps lines whole on the console. */
+	if (write(1, buf, n) < 0)
+		_exit(1);
+}
+
+static void mount_fs(const char *src, const char *dir, const char *type)
+{
+	mkdir(dir, 0755);
+	if (mount(src, dir, type, 0, NULL) && errno != EBUSY)
+		say("# init: mount %s on %s failed: %s\n", type, dir, strerror(errno));
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int open_pty(int *slave)
+{
+	struct termios tio;
+	int master = posix_openpt(O_RDWR | O_NOCTTY);
+
+	if (master < 0 || grantpt(master) || unlockpt(master))
+		return -1;
+	*slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+	if (*slave < 0)
+		return -1;
+	tcgetattr(*slave, &tio);
+	cfmakeraw(&tio);
+	tcsetattr(*slave, TCSANOW, &tio);
+	return master;
+}
+
+/* Copy the program's output to the console, indented; stop at EOF or deadline. */
+static int relay(int fd, double deadline)
+{
+	char line[4096], buf[1024];
+	size_t len = 0;
+
+	for (;;) {
+		int left = (int)((deadline - now()) * 1000);
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (left <= 0 || poll(&p, 1, left) == 0)
+			return -1;
+		n = read(fd, buf, sizeof(buf));
+		if (n <= 0)	/* EIO: every writer closed the pty */
+			break;
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] == '\r')
+				continue;
+			if (buf[i] != '\n' && len < sizeof(line) - 1) {
+				line[len++] = buf[i];
+				continue;
+			}
+			say("    %.*s\n", (int)len, line);
+			len = 0;
+		}
+	}
+	if (len)
+		say("    %.*s\n", (int)len, line);
+	return 0;
+}
+
+static void run(int nr, const char *name, int timeout)
+{
+	double deadline = now() + timeout;
+	int master, slave, status = 0;
+	char path[256];
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "/bin/%s", name);
+	say("# init: run %s\n", name);
+	master = open_pty(&slave);
+	if (master < 0) {
+		say("not ok %d %s # init: no pty: %s\n", nr, name, strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		setsid();
+		dup2(slave, 0);
+		dup2(slave, 1);
+		dup2(slave, 2);
+		close(master);
+		close(slave);
+		execl(path, name, (char *)NULL);
+		printf("init: exec %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	close(slave);
+	if (relay(master, deadline)) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		say("not ok %d %s # timeout after %d s\n", nr, name, timeout);
+		close(master);
+		return;
+	}
+	close(master);
+	waitpid(pid, &status, 0);
+	kill(-pid, SIGKILL);	/* leftovers of the program's session */
+	if (WIFSIGNALED(status))
+		say("not ok %d %s # killed by signal %d\n", nr, name, WTERMSIG(status));
+	else if (WEXITSTATUS(status) == 4)	/* KSFT_SKIP */
+		say("ok %d %s # SKIP whole program\n", nr, name);
+	else if (WEXITSTATUS(status))
+		say("not ok %d %s # exit status %d\n", nr, name, WEXITSTATUS(status));
+	else
+		say("ok %d %s\n", nr, name);
+}
+
+static void reap(int sig)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+int main(void)
+{
+	const char *list = getenv("run");
+	const char *t = getenv("timeout");
+	int timeout = t ? atoi(t) : 300;
+	char *names, *name, *save;
+	int nr = 0, count = 1;
+
+	mount_fs("devtmpfs", "/dev", "devtmpfs");
+	int fd = open("/dev/console", O_RDWR);
+
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	mount_fs("proc", "/proc", "proc");
+	mount_fs("sysfs", "/sys", "sysfs");
+	mount_fs("devpts", "/dev/pts", "devpts");
+
+	if (list && !strcmp(list, "shell")) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execl("/bin/busybox", "busybox", "setsid", "cttyhack", "sh", (char *)NULL);
+			_exit(127);
+		}
+		waitpid(pid, NULL, 0);
+		sync();
+		reboot(RB_AUTOBOOT);
+	}
+
+	if (!list || !*list)
+		list = "";
+	for (const char *p = list; *p; p++)
+		count += *p == ',';
+	if (!*list)
+		count = 0;
+
+	say("KTAP version 1\n1..%d\n", count);
+	names = strdup(list);
+	for (name = strtok_r(names, ",", &save); name; name = strtok_r(NULL, ",", &save))
+		run(++nr, name, timeout);
+	signal(SIGCHLD, reap);
+	reap(0);
+	say("# init: done\n");
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 0;
+}

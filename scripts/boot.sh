@@ -1,0 +1,29 @@
+#!/bin/bash
+# Boot a kernel with the guest initramfs and run programs in it.
+# boot.sh KERNEL LOG RUNLIST [KERNEL-CMDLINE-WORDS...]
+# RUNLIST is a comma-separated list of /bin programs, or "shell" for an
+# interactive shell on this terminal. Returns QEMU's status (124: timeout).
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+[ $# -ge 3 ] || die "usage: boot.sh KERNEL LOG RUNLIST [CMDLINE...]"
+kernel=$1 log=$2 runlist=$3
+shift 3
+initrd=$build/guest/initramfs.cpio
+[ -f "$kernel" ] || die "boot: kernel $kernel not found"
+[ -f "$initrd" ] || die "boot: $initrd not found"
+
+qemu=(qemu-system-x86_64 -accel "${ACCEL:-tcg}" -nodefaults -no-reboot
+	-display none -m 512M -smp 4 -kernel "$kernel" -initrd "$initrd")
+append="console=ttyS0 panic=-1 run=$runlist timeout=${PROG_TIMEOUT:-300} $*"
+
+if [ "$runlist" = shell ]; then
+	exec "${qemu[@]}" -serial mon:stdio -append "$append"
+fi
+
+mkdir -p "$(dirname "$log")"
+rm -f "$log"
+status=0
+timeout -k 10 "${BOOT_TIMEOUT:-900}" "${qemu[@]}" -append "$append" \
+	-chardev "file,id=con,path=$log" -serial chardev:con </dev/null || status=$?
+exit $status

@@ -1,0 +1,54 @@
+#!/bin/bash
+# make check: build what is needed, run the host tests of the harness, boot
+# the kernels, print every result and one summary line.
+# check.sh [patched|stock]   (default: patched)
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+kind=${1:-patched}
+selftests=(iopl ioperm)
+programs=(demo "${selftests[@]}")
+results=$build/logs/results-$kind.txt
+mkdir -p "$build/logs"
+: >"$results"
+
+"$top/scripts/tree.sh"
+case $kind in
+patched) "$top/scripts/kbuild.sh" patched "$build/tree" "$top/config/test.config" ;;
+stock) "$top/scripts/kbuild.sh" stock "$build/src" "$top/config/test.config" ;;
+*) die "check: unknown kernel kind $kind (patched or stock)" ;;
+esac
+"$top/scripts/guest.sh" "$build/tree" "${selftests[@]}"
+
+step "check: host tests of the harness"
+"$top/tests/harness/run.sh" | tee -a "$results" || true
+
+# boot NAME RUNLIST [CMDLINE...]: one boot of the $kind kernel
+boot() {
+	local name=$kind/$1 runlist=$2 log status=0
+	shift 2
+	log=$build/logs/boot-${name//\//-}.log
+	step "check: boot $name (log: $log)"
+	"$top/scripts/boot.sh" "$build/$kind/bzImage" "$log" "$runlist" "$@" || status=$?
+	verdict "$log" "$name" "$status" | tee -a "$results"
+}
+
+# verdict LOG NAME STATUS: verdict.sh's lines into $results; a verdict.sh
+# that fails without saying what failed is itself a failure.
+verdict() {
+	local out rc=0
+	out=$("$top/scripts/verdict.sh" "$@") || rc=$?
+	[ -z "$out" ] || printf '%s\n' "$out"
+	[ $rc = 0 ] || grep -q '^FAIL ' <<<"$out" ||
+		echo "FAIL $2: verdict.sh exited $rc on $1"
+}
+
+boot default "$(IFS=,; echo "${programs[*]}")"
+
+pass=$(grep -c '^PASS ' "$results" || true)
+fail=$(grep -c '^FAIL ' "$results" || true)
+skip=$(grep -c '^SKIP ' "$results" || true)
+summary="$pass passed, $fail failed"
+[ "$skip" = 0 ] || summary+=", $skip skipped"
+echo "$summary"
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]

@@ -1,0 +1,15 @@
+# Shared helpers for the harness scripts. Sourced, not run.
+# shellcheck shell=bash
+
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+step() {
+	printf '==> %s\n' "$*" >&2
+}
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=$top/build
+tarball=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}

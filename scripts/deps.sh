@@ -1,0 +1,22 @@
+#!/bin/bash
+# Install the Debian packages the harness needs; do nothing when all are there.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+packages=(linux-source-6.1 qemu-system-x86 gcc make flex bison bc libelf-dev
+	libssl-dev cpio xz-utils ccache busybox-static libc6-dev perl python3
+	gnuplot-nox)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+[ "$(id -u)" = 0 ] ||
+	die "deps: missing packages, install them as root: apt-get install ${missing[*]}"
+step "deps: apt-get install ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null || die "deps: apt-get update failed"
+apt-get install -y -q "${missing[@]}" >/dev/null || die "deps: apt-get install ${missing[*]} failed"

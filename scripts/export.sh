@@ -1,0 +1,17 @@
+#!/bin/bash
+# Write patches/NNNN-*.patch and patches/series from build/tree base..HEAD.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+tree=$build/tree
+[ -d "$tree/.git" ] || die "export: no $tree (run make tree)"
+[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+	die "export: $tree has uncommitted changes; commit them first"
+
+mkdir -p "$top/patches"
+rm -f "$top"/patches/*.patch
+git -C "$tree" format-patch -q --zero-commit --no-signature --no-numbered \
+	--abbrev=12 -o "$top/patches" base..HEAD
+(cd "$top/patches" && ls -- *.patch 2>/dev/null || true) >"$top/patches/series"
+git -C "$tree" rev-parse HEAD >"$build/tree.applied"
+step "export: $(wc -l <"$top/patches/series") patch(es) written to patches/"

@@ -1,0 +1,44 @@
+#!/bin/bash
+# Build the guest: init, the demo and the selftests (static), busybox, and
+# the initramfs build/guest/initramfs.cpio.
+# guest.sh TREE SELFTEST... (selftests come from TREE/tools/testing/selftests/x86)
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+tree=$1
+shift
+root=$build/guest/root
+cpio_out=$build/guest/initramfs.cpio
+mkdir -p "$root/bin" "$build/logs"
+log=$build/logs/guest.log
+: >"$log"
+changed=0
+
+# compile OUT SRC [FLAGS...]: only when SRC is newer than OUT
+compile() {
+	local out=$1 src=$2
+	shift 2
+	[ -f "$src" ] || die "guest: $src not found"
+	[ "$out" -nt "$src" ] && return 0
+	gcc -static -O2 -g -std=gnu99 -pthread -Wall "$@" -o "$out" "$src" -lrt -ldl >>"$log" 2>&1 ||
+		{ cat "$log" >&2; die "guest: compiling $src failed"; }
+	changed=1
+}
+
+compile "$root/init" "$top/guest/init.c"
+compile "$root/bin/demo" "$top/guest/demo.c"
+for t in "$@"; do
+	compile "$root/bin/$t" "$tree/tools/testing/selftests/x86/$t.c" \
+		-I"$tree/tools/testing/selftests" -I"$tree/usr/include"
+done
+if [ ! "$root/bin/busybox" -nt /bin/busybox ]; then
+	cp /bin/busybox "$root/bin/busybox"
+	ln -sf busybox "$root/bin/sh"
+	changed=1
+fi
+
+if [ $changed = 1 ] || [ ! -f "$cpio_out" ]; then
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$cpio_out.tmp" ||
+		die "guest: cpio failed"
+	mv "$cpio_out.tmp" "$cpio_out"
+fi

@@ -1,0 +1,99 @@
+#!/bin/bash
+# build/tree: a git repository of the pristine tree, tagged `base`, with one
+# commit per patch of patches/series on top.
+#
+# The tree is (re)built from patches/ when it is missing or when patches/
+# changed while nobody committed in the tree. Commits in the tree that are
+# not in patches/ are never thrown away: that stops with a message.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+tree=$build/tree
+applied=$build/tree.applied	# HEAD right after the last application
+series=$top/patches/series
+
+"$top/scripts/unpack.sh"
+
+series_patches() {
+	[ -f "$series" ] || return 0
+	grep -v '^[[:space:]]*\(#\|$\)' "$series" | while read -r p _; do
+		echo "$top/patches/$p"
+	done
+}
+
+# patch-ids of patches/ and of base..HEAD, one per line, in order
+ids_of_patches() {
+	series_patches | while read -r p; do
+		git patch-id --stable <"$p" | cut -d' ' -f1
+	done
+}
+ids_of_tree() {
+	git -C "$tree" rev-list --reverse base..HEAD | while read -r c; do
+		git -C "$tree" show "$c" | git patch-id --stable | cut -d' ' -f1
+	done
+}
+
+make_base() {
+	step "tree: create $tree from build/src (one-time, about a minute)"
+	rm -rf "$tree" "$tree.tmp" "$applied"
+	cp -a "$build/src" "$tree.tmp"
+	(
+		cd "$tree.tmp"
+		git init -q
+		git config user.name "iopl harness"
+		git config user.email "iopl@localhost"
+		git config core.autocrlf false
+		git config gc.auto 0
+		git add -f -A .
+		GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' \
+		GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' \
+			git commit -q -m "Debian linux-source-6.1 $(cut -d' ' -f2 "$build/src.stamp")"
+		git tag base
+	) || die "tree: could not create the base repository"
+	mv "$tree.tmp" "$tree"
+}
+
+apply_series() {
+	git -C "$tree" am --abort >/dev/null 2>&1 || true
+	git -C "$tree" reset -q --hard base
+	git -C "$tree" clean -q -fdx
+	rm -f "$applied"
+	series_patches | while read -r p; do
+		if ! git -C "$tree" am -q --keep-cr "$p" >/dev/null 2>&1; then
+			git -C "$tree" am --abort >/dev/null 2>&1 || true
+			echo "error: tree: patch $(basename "$p") does not apply:" >&2
+			git -C "$tree" apply --check --verbose "$p" 2>&1 | grep -E 'error|Hunk|Checking' >&2 || true
+			git -C "$tree" reset -q --hard base
+			exit 1
+		fi
+	done || exit 1
+	git -C "$tree" rev-parse HEAD >"$applied"
+	step "tree: applied $(series_patches | wc -l) patch(es) from patches/series"
+}
+
+for p in $(series_patches); do
+	[ -f "$p" ] || die "tree: $p is listed in patches/series but missing"
+done
+
+[ -d "$tree/.git" ] || make_base
+
+if [ "${FORCE:-}" = 1 ]; then
+	old=$(git -C "$tree" rev-parse HEAD)
+	git -C "$tree" branch -f "saved-$(date +%Y%m%d-%H%M%S)" "$old"
+	step "tree: FORCE=1, old HEAD kept as branch saved-*"
+	apply_series
+	exit 0
+fi
+
+[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+	die "tree: $tree has uncommitted changes; commit them and run make export"
+
+[ "$(ids_of_tree)" = "$(ids_of_patches)" ] && exit 0
+
+head=$(git -C "$tree" rev-parse HEAD)
+if [ "$head" = "$(git -C "$tree" rev-parse base)" ] ||
+	{ [ -f "$applied" ] && [ "$head" = "$(cat "$applied")" ]; }; then
+	apply_series
+else
+	die "tree: $tree has commits that differ from patches/; run make export to keep them, or make tree FORCE=1 to rebuild it from patches/"
+fi

@@ -1,0 +1,26 @@
+#!/bin/bash
+# Unpack Debian's linux-source-6.1 tarball into build/src, pristine.
+# Reused as long as the tarball is the same file (checked by sha256).
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+src=$build/src
+stamp=$build/src.stamp
+
+[ -f "$tarball" ] || die "unpack: $tarball not found (apt-get install linux-source-6.1)"
+version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+sum=$(sha256sum "$tarball" | cut -d' ' -f1)
+
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum $version" ] && [ -f "$src/Makefile" ]; then
+	exit 0
+fi
+
+step "unpack: $tarball (Debian linux-source-6.1 $version)"
+rm -rf "$src" "$src.tmp" "$stamp"
+mkdir -p "$src.tmp"
+tar -xf "$tarball" -C "$src.tmp" --strip-components=1 ||
+	die "unpack: tar failed on $tarball"
+[ -f "$src.tmp/arch/x86/kernel/ioport.c" ] ||
+	die "unpack: $tarball does not look like a Linux tree (no arch/x86/kernel/ioport.c)"
+mv "$src.tmp" "$src"
+echo "$sum $version" > "$stamp"

@@ -1,0 +1,113 @@
+#!/bin/bash
+# Read a guest console log and print one line per result:
+#   PASS name | FAIL name: reason | SKIP name: reason
+# verdict.sh LOG BOOT [QEMU-STATUS]
+# Exit status 1 when anything failed. A SKIP counts as a failure unless its
+# name matches the extended regex $ALLOW_SKIP.
+#
+# The log holds an outer KTAP document written by guest/init.c: a plan, then
+# per program "# init: run NAME", its output indented by four spaces, and
+# "ok N NAME" or "not ok N NAME # reason". A program that prints KTAP itself
+# (kselftest_harness.h) yields one result per test case; any other program
+# yields one result, failed by "[FAIL]" or by output that shows it tested
+# nothing (missing privileges or syscall).
+set -euo pipefail
+
+[ $# -ge 2 ] || { echo "usage: verdict.sh LOG BOOT [QEMU-STATUS]" >&2; exit 2; }
+log=$1 boot=$2 status=${3:-0}
+[ -f "$log" ] || { echo "FAIL $boot: no console log $log"; exit 1; }
+
+tr -d '\r' <"$log" | awk -v boot="$boot" -v status="$status" \
+	-v allow_skip="${ALLOW_SKIP:-}" '
+function result(kind, name, reason) {
+	if (kind == "SKIP" && (allow_skip == "" || name !~ allow_skip))
+		kind = "FAIL"
+	if (kind == "FAIL")
+		failed = 1
+	print kind " " name (reason != "" ? ": " reason : "")
+}
+function finish_prog(outer_ok, reason,   name) {
+	name = boot "/" prog
+	if (nested) {
+		if (!outer_ok && !nested_failed)
+			result("FAIL", name, reason)
+	} else if (!outer_ok)
+		result("FAIL", name, reason)
+	else if (legacy_fail != "")
+		result("FAIL", name, legacy_fail)
+	else if (reason ~ /SKIP/)
+		result("SKIP", name, reason)
+	else
+		result("PASS", name, "")
+	prog = ""
+}
+BEGIN { prog = ""; plan = -1; done = 0 }
+
+/BUG:|WARNING:|Oops|Kernel panic|Call Trace|general protection fault, probably|kernel BUG/ &&
+    !/^    / {
+	if (!(boot in kernel_reported))
+		result("FAIL", boot "/kernel", $0)
+	kernel_reported[boot] = 1
+}
+
+/^1\.\.[0-9]+$/ && plan < 0 { plan = substr($0, 4) + 0; next }
+
+/^# init: run / { prog = substr($0, 13); nested = 0; nested_failed = 0; legacy_fail = ""; next }
+
+/^# init: done/ { done = 1; next }
+
+prog != "" && /^    / {
+	line = substr($0, 5)
+	if (match(line, /^(not )?ok [0-9]+ /)) {
+		ok = line !~ /^not /
+		name = substr(line, RLENGTH + 1)
+		reason = ""
+		if (name ~ /^# /) {	# "ok 3 # SKIP why": the harness omits the name
+			reason = substr(name, 3)
+			name = last_run
+		} else if (i = index(name, " # ")) {
+			reason = substr(name, i + 3)
+			name = substr(name, 1, i - 1)
+		}
+		nested++
+		if (reason ~ /^SKIP/)
+			result("SKIP", boot "/" prog "/" name, reason)
+		else if (ok)
+			result("PASS", boot "/" prog "/" name, "")
+		else {
+			nested_failed = 1
+			result("FAIL", boot "/" prog "/" name, reason != "" ? reason : "not ok")
+		}
+	} else if (match(line, /^#  RUN +/))
+		last_run = substr(line, RLENGTH + 1, length(line) - RLENGTH - 4)
+	else if (legacy_fail == "" && line ~ /\[FAIL\]/)
+		legacy_fail = line
+	else if (legacy_fail == "" &&
+		 line ~ /try running as root|Dropping privileges failed|nor supported|[Nn]ot supported|errno 38|ENOSYS/)
+		legacy_fail = "tested nothing: " line
+	next
+}
+
+/^(not )?ok [0-9]+ / && prog != "" {
+	n++
+	reason = ""
+	if (i = index($0, " # "))
+		reason = substr($0, i + 3)
+	finish_prog($0 !~ /^not /, reason)
+	next
+}
+
+END {
+	if (prog != "")
+		result("FAIL", boot "/" prog, "no result (guest stopped while it ran)")
+	if (status == 124)
+		result("FAIL", boot, "timeout: QEMU killed")
+	else if (plan < 0)
+		result("FAIL", boot, "no KTAP plan in the log (the guest did not start)")
+	else if (n < plan)
+		result("FAIL", boot, "plan says " plan " programs, " n + 0 " reported")
+	else if (!done)
+		result("FAIL", boot, "init did not finish")
+	exit failed
+}
+'
