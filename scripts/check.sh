@@ -6,8 +6,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 kind=${1:-patched}
-selftests=(iopl ioperm)
-programs=(demo "${selftests[@]}")
+selftests=(iopl ioperm iopl_mode)
 results=$build/logs/results-$kind.txt
 mkdir -p "$build/logs"
 : >"$results"
@@ -43,7 +42,26 @@ verdict() {
 		echo "FAIL $2: verdict.sh exited $rc on $1"
 }
 
-boot default "$(IFS=,; echo "${programs[*]}")"
+# list A B...: comma-separated, as run= wants it
+list() { (IFS=,; echo "$*"); }
+
+# The Kconfig default mode, for the boot without iopl= (the tests are told
+# what to expect; they never accept whatever they see).
+default_mode=$(sed -n 's/^CONFIG_X86_IOPL_MODE_\([A-Z]*\)=y$/\1/p' "$build/$kind/.config" | tr A-Z a-z)
+common=(demo ioperm iopl_mode)
+
+if [ "$kind" = stock ]; then
+	# Stock 6.1 behaves like compat and knows no iopl=.
+	boot default "$(list "${common[@]}" iopl)" IOPL_EXPECT_MODE=compat
+else
+	[ -n "$default_mode" ] || die "check: no CONFIG_X86_IOPL_MODE_* in $build/$kind/.config"
+	boot default "$(list "${common[@]}" iopl)" IOPL_EXPECT_MODE="$default_mode"
+	boot strict "$(list "${common[@]}" iopl)" iopl=strict
+	boot compat "$(list "${common[@]}" iopl)" iopl=compat
+	# The upstream iopl test passes on ENOSYS while testing nothing.
+	boot off "$(list "${common[@]}")" iopl=off
+	boot bogus "$(list iopl_mode)" iopl=bogus IOPL_EXPECT_MODE="$default_mode"
+fi
 
 pass=$(grep -c '^PASS ' "$results" || true)
 fail=$(grep -c '^FAIL ' "$results" || true)
