@@ -13,7 +13,14 @@ mkdir -p "$build/logs"
 
 "$top/scripts/tree.sh"
 case $kind in
-patched) "$top/scripts/kbuild.sh" patched "$build/tree" "$top/config/test.config" ;;
+patched)
+	"$top/scripts/kbuild.sh" patched "$build/tree" "$top/config/test.config"
+	# Build tests of the non-default Kconfig choices, booted once below.
+	for m in strict off; do
+		"$top/scripts/kbuild.sh" "patched-$m" "$build/tree" \
+			"$top/config/test.config" "$top/config/mode-$m.config"
+	done
+	;;
 stock) "$top/scripts/kbuild.sh" stock "$build/src" "$top/config/test.config" ;;
 *) die "check: unknown kernel kind $kind (patched or stock)" ;;
 esac
@@ -24,11 +31,16 @@ step "check: host tests of the harness"
 
 # boot NAME RUNLIST [CMDLINE...]: one boot of the $kind kernel
 boot() {
-	local name=$kind/$1 runlist=$2 log status=0
+	KERNEL=$kind boot_kernel "$@"
+}
+
+# boot_kernel NAME RUNLIST [CMDLINE...]: one boot of build/$KERNEL/bzImage
+boot_kernel() {
+	local name=$KERNEL/$1 runlist=$2 log status=0
 	shift 2
 	log=$build/logs/boot-${name//\//-}.log
 	step "check: boot $name (log: $log)"
-	"$top/scripts/boot.sh" "$build/$kind/bzImage" "$log" "$runlist" "$@" || status=$?
+	"$top/scripts/boot.sh" "$build/$KERNEL/bzImage" "$log" "$runlist" "$@" || status=$?
 	verdict "$log" "$name" "$status" | tee -a "$results"
 }
 
@@ -61,6 +73,9 @@ else
 	# The upstream iopl test passes on ENOSYS while testing nothing.
 	boot off "$(list "${common[@]}")" iopl=off
 	boot bogus "$(list iopl_mode)" iopl=bogus IOPL_EXPECT_MODE="$default_mode"
+	for m in strict off; do
+		KERNEL=patched-$m boot_kernel default iopl_mode IOPL_EXPECT_MODE=$m
+	done
 fi
 
 pass=$(grep -c '^PASS ' "$results" || true)

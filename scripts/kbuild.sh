@@ -3,6 +3,8 @@
 # The config is tinyconfig plus the fragments, checked option by option;
 # the result is build/NAME/bzImage. Nothing is rebuilt when the sources
 # (tarball or build/tree commit) and the fragments are unchanged.
+# ccache sees paths relative to build/, so variants of one source share
+# its cache for the files their options do not change.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -32,7 +34,10 @@ rm -f "$obj/bzImage" "$obj/.fingerprint"
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=iopl KBUILD_BUILD_HOST=qemu
 kmake=(make -C "$srcdir" O="$obj" ARCH=x86_64 -j"$(nproc)")
-command -v ccache >/dev/null && kmake+=(CC="ccache gcc")
+if command -v ccache >/dev/null; then
+	kmake+=(CC="ccache gcc")
+	export CCACHE_BASEDIR=$build CCACHE_NOHASHDIR=1
+fi
 
 step "kbuild $name: configure (tinyconfig + $*)"
 {
