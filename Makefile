@@ -5,7 +5,7 @@ S := scripts
 TREE := build/tree
 FRAG := config/test.config
 
-.PHONY: all deps src tree export stock patched guest run shell check check-stock test-harness clean
+.PHONY: all deps src tree export checkpatch stock patched guest run shell check check-stock test-harness clean
 
 all: check
 
@@ -20,6 +20,9 @@ tree: src
 
 export:
 	@$(S)/export.sh
+
+checkpatch: tree
+	@$(S)/checkpatch.sh
 
 stock: src
 	@$(S)/kbuild.sh stock build/src $(FRAG)
