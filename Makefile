@@ -5,7 +5,7 @@ S := scripts
 TREE := build/tree
 FRAG := config/test.config
 
-.PHONY: all deps src tree export checkpatch bench stock patched guest run shell check check-stock test-harness clean
+.PHONY: all deps src tree export checkpatch bench check-debug stock patched guest run shell check check-stock test-harness clean
 
 all: check
 
@@ -48,6 +48,9 @@ check: deps
 
 check-stock: deps
 	@$(S)/check.sh stock
+
+check-debug: deps
+	@$(S)/check.sh debug
 
 bench: deps
 	@$(S)/bench.sh

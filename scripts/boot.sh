@@ -3,7 +3,7 @@
 # boot.sh KERNEL LOG RUNLIST [KERNEL-CMDLINE-WORDS...]
 # RUNLIST is a comma-separated list of /bin programs, or "shell" for an
 # interactive shell on this terminal. Returns QEMU's status (124: timeout).
-# Environment: ACCEL (tcg), SMP (4), QEMU_EXTRA (more QEMU options, split
+# Environment: ACCEL (tcg), SMP (4), MEM (512M), QEMU_EXTRA (more QEMU options, split
 # on spaces), BOOT_TIMEOUT (900 s), PROG_TIMEOUT (300 s per program).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -16,7 +16,7 @@ initrd=$build/guest/initramfs.cpio
 [ -f "$initrd" ] || die "boot: $initrd not found"
 
 qemu=(qemu-system-x86_64 -accel "${ACCEL:-tcg}" -nodefaults -no-reboot
-	-display none -m 512M -smp "${SMP:-4}" -kernel "$kernel" -initrd "$initrd")
+	-display none -m "${MEM:-512M}" -smp "${SMP:-4}" -kernel "$kernel" -initrd "$initrd")
 # shellcheck disable=SC2206 # split on purpose
 qemu+=(${QEMU_EXTRA:-})
 append="console=ttyS0 panic=-1 run=$runlist timeout=${PROG_TIMEOUT:-300} $*"

@@ -28,6 +28,7 @@ compile() {
 compile "$root/init" "$top/guest/init.c"
 compile "$root/bin/demo" "$top/guest/demo.c"
 compile "$root/bin/bench" "$top/guest/bench.c"
+compile "$root/bin/kmemleak" "$top/guest/kmemleak.c"
 for t in "$@"; do
 	compile "$root/bin/$t" "$tree/tools/testing/selftests/x86/$t.c" \
 		-I"$tree/tools/testing/selftests" -I"$tree/usr/include"

@@ -44,7 +44,7 @@ function finish_prog(outer_ok, reason,   name) {
 }
 BEGIN { prog = ""; plan = -1; done = 0 }
 
-/BUG:|WARNING:|Oops|Kernel panic|Call Trace|general protection fault, probably|kernel BUG/ &&
+/BUG:|WARNING:|Oops|Kernel panic|Call Trace|general protection fault, probably|kernel BUG|UBSAN:|KFENCE:|ODEBUG:|suspected memory leak|unreferenced object|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|detected stalls|INFO: task .* blocked/ &&
     !/^    / {
 	if (!(boot in kernel_reported))
 		result("FAIL", boot "/kernel", $0)
