@@ -21,10 +21,11 @@ mkdir -p "$build/logs"
 case $kind in
 patched)
 	"$top/scripts/kbuild.sh" patched "$build/tree" "$top/config/test.config"
-	# Build tests of the non-default Kconfig choices, booted once below.
-	for m in strict off; do
-		"$top/scripts/kbuild.sh" "patched-$m" "$build/tree" \
-			"$top/config/test.config" "$top/config/mode-$m.config"
+	# Build tests of the non-default Kconfig choices, booted once below,
+	# and of a kernel without ioperm()/iopl() at all (build only).
+	for m in mode-strict mode-off no-ioperm; do
+		"$top/scripts/kbuild.sh" "patched-${m#mode-}" "$build/tree" \
+			"$top/config/test.config" "$top/config/$m.config"
 	done
 	;;
 stock) "$top/scripts/kbuild.sh" stock "$build/src" "$top/config/test.config" ;;

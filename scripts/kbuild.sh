@@ -47,20 +47,27 @@ step "kbuild $name: configure (tinyconfig + $*)"
 } >"$log" 2>&1 || die "kbuild $name: configuration failed, see $log"
 
 # merge_config.sh only warns when an option does not survive; we stop.
-missing=()
+# A later fragment overrides an earlier one, as in merge_config.sh.
+declare -A want=()
+order=()
 for frag in "$@"; do
 	while IFS= read -r line; do
 		case $line in
-		CONFIG_*=*)
-			grep -qxF -- "$line" "$obj/.config" || missing+=("$line")
-			;;
-		"# CONFIG_"*" is not set")
-			opt=${line#\# }
-			opt=${opt%% *}
-			! grep -q "^$opt=" "$obj/.config" || missing+=("$line")
-			;;
+		CONFIG_*=*) opt=${line%%=*} ;;
+		"# CONFIG_"*" is not set") opt=${line#\# } opt=${opt%% *} ;;
+		*) continue ;;
 		esac
+		[ -n "${want[$opt]+set}" ] || order+=("$opt")
+		want[$opt]=$line
 	done <"$frag"
+done
+missing=()
+for opt in "${order[@]}"; do
+	line=${want[$opt]}
+	case $line in
+	CONFIG_*) grep -qxF -- "$line" "$obj/.config" || missing+=("$line") ;;
+	*) ! grep -q "^$opt=" "$obj/.config" || missing+=("$line") ;;
+	esac
 done
 [ ${#missing[@]} -eq 0 ] ||
 	die "kbuild $name: not in the final .config: ${missing[*]} (see $obj/.config)"
