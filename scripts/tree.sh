@@ -62,7 +62,7 @@ apply_series() {
 		if ! git -C "$tree" am -q --keep-cr "$p" >/dev/null 2>&1; then
 			git -C "$tree" am --abort >/dev/null 2>&1 || true
 			echo "error: tree: patch $(basename "$p") does not apply:" >&2
-			git -C "$tree" apply --check --verbose "$p" 2>&1 | grep -E 'error|Hunk|Checking' >&2 || true
+			git -C "$tree" apply --check --verbose "$p" 2>&1 | grep -v '^Checking patch\|succeeded' >&2 || true
 			git -C "$tree" reset -q --hard base
 			exit 1
 		fi
