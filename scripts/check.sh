@@ -43,6 +43,14 @@ esac
 
 step "check: host tests of the harness"
 "$top/tests/harness/run.sh" | tee -a "$results" || true
+if [ "$kind" = patched ]; then
+	step "check: checkpatch --strict on patches/"
+	if "$top/scripts/checkpatch.sh" >"$build/logs/checkpatch.log" 2>&1; then
+		echo "PASS host/checkpatch"
+	else
+		grep '^FAIL ' "$build/logs/checkpatch.log" | sed 's/^FAIL */FAIL host\/checkpatch: /'
+	fi | tee -a "$results"
+fi
 
 # boot NAME RUNLIST [CMDLINE...]: one boot of the $kind kernel
 boot() {

@@ -1,5 +1,8 @@
 #!/bin/bash
 # Run the tree's checkpatch.pl --strict on every patch of the series.
+# A finding is accepted only when the patch's commit message names its
+# type (for example "FILE_PATH_CHANGES: ...") and so says why; any other
+# finding fails.
 # The patch is given as an absolute path from outside any git repository:
 # checkpatch treats a path that `git ls-files` knows as a source file, not
 # a patch, and reports the patch's blank context lines as trailing
@@ -12,8 +15,22 @@ cp=$build/tree/scripts/checkpatch.pl
 status=0
 while read -r p _; do
 	case $p in '' | '#'*) continue ;; esac
-	echo "== $p"
-	(cd / && perl "$cp" --strict --no-tree --terse --show-types --no-summary \
-		"$top/patches/$p") || status=1
+	patch=$top/patches/$p
+	message=$(sed '/^---$/q' "$patch")
+	findings=$(cd / && perl "$cp" --strict --no-tree --terse --show-types \
+		--no-summary "$patch") || true
+	while IFS= read -r f; do
+		[ -n "$f" ] || continue
+		# file:line: LEVEL:TYPE: text
+		type=$(sed -E 's/^[^ ]+ [A-Z]+:([A-Z_]+):.*/\1/' <<<"$f")
+		if grep -qw -- "$type" <<<"$message"; then
+			echo "explained  ${f#"$top/patches/"}"
+		else
+			echo "FAIL       ${f#"$top/patches/"}"
+			status=1
+		fi
+	done <<<"$findings"
 done <"$top/patches/series"
+[ $status = 0 ] && echo "checkpatch: clean (every finding explained in its commit message)" ||
+	echo "checkpatch: findings above not explained in their commit messages" >&2
 exit $status

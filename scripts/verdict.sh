@@ -8,7 +8,8 @@
 # The log holds an outer KTAP document written by guest/init.c: a plan, then
 # per program "# init: run NAME", its output indented by four spaces, and
 # "ok N NAME" or "not ok N NAME # reason". A program that prints KTAP itself
-# (kselftest_harness.h) yields one result per test case; any other program
+# (kselftest_harness.h) yields one result per test case, a failed one with
+# the diagnostics the case printed (its "# " lines); any other program
 # yields one result, failed by "[FAIL]" or by the lines with which the
 # upstream x86 selftests "pass" while testing nothing (not root, syscall
 # missing, setresuid failed).
@@ -77,10 +78,16 @@ prog != "" && /^    / {
 			result("PASS", boot "/" prog "/" name, "")
 		else {
 			nested_failed = 1
-			result("FAIL", boot "/" prog "/" name, reason != "" ? reason : "not ok")
+			if (reason == "")
+				reason = diag != "" ? "not ok: " diag : "not ok"
+			result("FAIL", boot "/" prog "/" name, reason)
 		}
-	} else if (match(line, /^#  RUN +/))
+		diag = ""
+	} else if (match(line, /^#  RUN +/)) {
 		last_run = substr(line, RLENGTH + 1, length(line) - RLENGTH - 4)
+		diag = ""
+	} else if (line ~ /^# / && line !~ /^# +(OK|FAIL|SKIP) +/)
+		diag = diag (diag != "" ? " | " : "") substr(line, 3)
 	else if (legacy_fail == "" && line ~ /\[FAIL\]/)
 		legacy_fail = line
 	else if (legacy_fail == "" &&
