@@ -111,7 +111,7 @@ nomem_skips='/ioport_nomem/'
 last=()
 [ "$kind" = debug ] && last=(kmemleak)
 # With iopl=off these test cases skip by design; any other SKIP fails.
-off_skips='[/.](iopl_levels|iopl_privilege|iopl_restores_ioperm_bitmap|fork_inherits_iopl|threads_iopl_per_thread|execve_keeps_iopl|pair\.iopl_and_bitmap\.switch_back_and_forth)$'
+off_skips='[/.](iopl_levels|iopl_privilege|iopl_restores_ioperm_bitmap|fork_inherits_iopl|threads_iopl_per_thread|execve_keeps_iopl|pair\.iopl_and_(bitmap|none)\.switch_back_and_forth)$'
 
 if [ "$kind" = stock ]; then
 	# Stock 6.1 behaves like compat and knows no iopl=. What it lacks of

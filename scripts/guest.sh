@@ -14,12 +14,16 @@ log=$build/logs/guest.log
 : >"$log"
 changed=0
 
-# compile OUT SRC [FLAGS...]: only when SRC is newer than OUT
+# compile OUT SRC [FLAGS...]: only when SRC or a header beside it (or the
+# kselftest headers, for selftests) is newer than OUT
 compile() {
-	local out=$1 src=$2
+	local out=$1 src=$2 dep stale=0
 	shift 2
 	[ -f "$src" ] || die "guest: $src not found"
-	[ "$out" -nt "$src" ] && return 0
+	for dep in "$src" "$(dirname "$src")"/*.h "$(dirname "$src")"/../kselftest*.h; do
+		[ -f "$dep" ] && [ ! "$out" -nt "$dep" ] && stale=1
+	done
+	[ $stale = 1 ] || return 0
 	gcc -static -O2 -g -std=gnu99 -pthread -Wall "$@" -o "$out" "$src" -lrt -ldl >>"$log" 2>&1 ||
 		{ cat "$log" >&2; die "guest: compiling $src failed"; }
 	changed=1
