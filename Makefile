@@ -5,7 +5,7 @@ S := scripts
 TREE := build/tree
 FRAG := config/test.config
 
-.PHONY: all deps src tree export checkpatch bench check-debug stock patched guest run shell check check-stock test-harness clean
+.PHONY: all deps src tree export checkpatch bench check-debug check-series stock patched guest run shell check check-stock test-harness clean
 
 all: check
 
@@ -52,6 +52,10 @@ check-stock: deps
 check-debug: deps
 	@$(S)/check.sh debug
 
+# Every patch of the series builds and boots on its own.
+check-series: deps
+	@$(S)/series.sh
+
 bench: deps
 	@$(S)/bench.sh
 
@@ -59,4 +63,4 @@ test-harness:
 	@tests/harness/run.sh
 
 clean:
-	rm -rf build/stock build/patched build/guest build/logs
+	rm -rf build/stock build/patched build/guest build/logs build/series build/series-kernel

@@ -11,7 +11,7 @@ set -euo pipefail
 [ $# -ge 3 ] || die "usage: boot.sh KERNEL LOG RUNLIST [CMDLINE...]"
 kernel=$1 log=$2 runlist=$3
 shift 3
-initrd=$build/guest/initramfs.cpio
+initrd=$guest/initramfs.cpio
 [ -f "$kernel" ] || die "boot: kernel $kernel not found"
 [ -f "$initrd" ] || die "boot: $initrd not found"
 

@@ -13,3 +13,4 @@ step() {
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$top/build
 tarball=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+guest=${GUEST_DIR:-$build/guest}	# the guest's root and initramfs

@@ -1,14 +1,15 @@
 #!/bin/bash
 # Build the guest: init, the demo and the selftests (static), busybox, and
-# the initramfs build/guest/initramfs.cpio.
+# the initramfs build/guest/initramfs.cpio ($GUEST_DIR instead of
+# build/guest when set).
 # guest.sh TREE SELFTEST... (selftests come from TREE/tools/testing/selftests/x86)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 tree=$1
 shift
-root=$build/guest/root
-cpio_out=$build/guest/initramfs.cpio
+root=$guest/root
+cpio_out=$guest/initramfs.cpio
 mkdir -p "$root/bin" "$build/logs"
 log=$build/logs/guest.log
 : >"$log"

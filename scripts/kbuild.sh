@@ -17,7 +17,7 @@ mkdir -p "$obj" "$build/logs"
 
 # What the build depends on: the source (a git commit or the tarball
 # stamp) and the fragments' contents.
-if [ -d "$srcdir/.git" ]; then
+if [ -e "$srcdir/.git" ]; then	# a repository or a worktree
 	[ -z "$(git -C "$srcdir" status --porcelain --untracked-files=no)" ] ||
 		die "kbuild $name: $srcdir has uncommitted changes; commit them (and make export)"
 	srcid=$(git -C "$srcdir" rev-parse HEAD)
