@@ -12,7 +12,6 @@ set -euo pipefail
 
 kind=${1:-patched}
 extra=()	# kernel command-line words for every boot
-selftests=(iopl ioperm iopl_mode ioport_access ioport_inherit ioport_switch ioport_stress ioport_nomem)
 results=$build/logs/results-$kind.txt
 mkdir -p "$build/logs"
 : >"$results"

@@ -1,5 +1,6 @@
 # Shared helpers for the harness scripts. Sourced, not run.
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # the variables are for the scripts that source this file
 
 die() {
 	printf 'error: %s\n' "$*" >&2
@@ -14,3 +15,5 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$top/build
 tarball=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 guest=${GUEST_DIR:-$build/guest}	# the guest's root and initramfs
+# The selftests built into the guest, from tools/testing/selftests/x86
+selftests=(iopl ioperm iopl_mode ioport_access ioport_inherit ioport_switch ioport_stress ioport_nomem)

@@ -7,7 +7,6 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-selftests=(iopl ioperm iopl_mode ioport_access ioport_inherit ioport_switch ioport_stress ioport_nomem)
 wt=$build/series/tree
 results=$build/logs/results-series.txt
 mkdir -p "$build/series" "$build/logs"
