@@ -5,7 +5,7 @@ S := scripts
 TREE := build/tree
 FRAG := config/test.config
 
-.PHONY: all deps src tree export checkpatch bench check-debug check-series stock patched guest run shell check check-stock test-harness clean
+.PHONY: all deps src tree export checkpatch bench check-debug check-series programs stock patched guest run shell check check-stock test-harness clean
 
 all: check
 
@@ -55,6 +55,10 @@ check-debug: deps
 # Every patch of the series builds and boots on its own.
 check-series: deps
 	@$(S)/series.sh
+
+# Debian's port-I/O programs on the stock kernel and in every iopl= mode.
+programs: deps
+	@$(S)/programs.sh
 
 bench: deps
 	@$(S)/bench.sh

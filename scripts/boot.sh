@@ -3,23 +3,27 @@
 # boot.sh KERNEL LOG RUNLIST [KERNEL-CMDLINE-WORDS...]
 # RUNLIST is a comma-separated list of /bin programs, or "shell" for an
 # interactive shell on this terminal. Returns QEMU's status (124: timeout).
-# Environment: ACCEL (tcg), SMP (4), MEM (512M), QEMU_EXTRA (more QEMU options, split
-# on spaces), BOOT_TIMEOUT (900 s), PROG_TIMEOUT (300 s per program).
+# Environment: ACCEL (tcg), SMP (4 CPUs), MEM (512M), INITRD (the guest's
+# initramfs), QEMU_EXTRA (more QEMU options, split on spaces), BOOT_TIMEOUT
+# (900 s), PROG_TIMEOUT (300 s per program).
+# SeaBIOS lists one CPU per socket in its MP table and the test kernels have
+# no ACPI: each CPU is a socket, or -smp 4 brings up one. The guest learns
+# the number as IOPORT_EXPECT_CPUS; verdict.sh checks it in the log.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 [ $# -ge 3 ] || die "usage: boot.sh KERNEL LOG RUNLIST [CMDLINE...]"
 kernel=$1 log=$2 runlist=$3
 shift 3
-initrd=$guest/initramfs.cpio
+initrd=${INITRD:-$guest/initramfs.cpio}
 [ -f "$kernel" ] || die "boot: kernel $kernel not found"
 [ -f "$initrd" ] || die "boot: $initrd not found"
 
 qemu=(qemu-system-x86_64 -accel "${ACCEL:-tcg}" -nodefaults -no-reboot
-	-display none -m "${MEM:-512M}" -smp "${SMP:-4}" -kernel "$kernel" -initrd "$initrd")
+	-display none -m "${MEM:-512M}" -smp "$cpus,sockets=$cpus,cores=1,threads=1" -kernel "$kernel" -initrd "$initrd")
 # shellcheck disable=SC2206 # split on purpose
 qemu+=(${QEMU_EXTRA:-})
-append="console=ttyS0 panic=-1 run=$runlist timeout=${PROG_TIMEOUT:-300} $*"
+append="console=ttyS0 panic=-1 run=$runlist timeout=${PROG_TIMEOUT:-300} IOPORT_EXPECT_CPUS=$cpus $*"
 
 if [ "$runlist" = shell ]; then
 	exec "${qemu[@]}" -serial mon:stdio -append "$append"

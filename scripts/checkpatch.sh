@@ -1,8 +1,9 @@
 #!/bin/bash
 # Run the tree's checkpatch.pl --strict on every patch of the series.
-# A finding is accepted only when the patch's commit message names its
-# type (for example "FILE_PATH_CHANGES: ...") and so says why; any other
-# finding fails.
+# A finding is accepted only when the patch's commit message, or its notes
+# below the "---" line (git notes, see scripts/export.sh), names its type
+# (for example "FILE_PATH_CHANGES: ...") and so says why; any other finding
+# fails.
 # The patch is given as an absolute path from outside any git repository:
 # checkpatch treats a path that `git ls-files` knows as a source file, not
 # a patch, and reports the patch's blank context lines as trailing
@@ -16,7 +17,7 @@ status=0
 while read -r p _; do
 	case $p in '' | '#'*) continue ;; esac
 	patch=$top/patches/$p
-	message=$(sed '/^---$/q' "$patch")
+	message=$(sed '/^diff --git /q' "$patch")
 	findings=$(cd / && perl "$cp" --strict --no-tree --terse --show-types \
 		--no-summary "$patch") || true
 	while IFS= read -r f; do

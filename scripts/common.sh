@@ -16,4 +16,5 @@ build=$top/build
 tarball=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 guest=${GUEST_DIR:-$build/guest}	# the guest's root and initramfs
 # The selftests built into the guest, from tools/testing/selftests/x86
-selftests=(iopl ioperm iopl_mode ioport_access ioport_inherit ioport_switch ioport_stress ioport_nomem)
+selftests=(iopl ioperm iopl_mode ioport_access ioport_inherit ioport_switch ioport_stress ioport_nomem ioport_smp)
+cpus=${SMP:-4}	# CPUs per boot; scripts/boot.sh and scripts/verdict.sh

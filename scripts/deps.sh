@@ -5,7 +5,8 @@ set -euo pipefail
 
 packages=(linux-source-6.1 qemu-system-x86 gcc make flex bison bc libelf-dev
 	libssl-dev cpio xz-utils ccache busybox-static libc6-dev perl python3
-	gnuplot-nox)
+	gnuplot-nox
+	util-linux pciutils ioport coreboot-utils)	# make programs runs these
 
 missing=()
 for p in "${packages[@]}"; do

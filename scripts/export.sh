@@ -1,5 +1,8 @@
 #!/bin/bash
 # Write patches/NNNN-*.patch and patches/series from build/tree base..HEAD.
+# Notes for reviewers and tools (checkpatch findings, why they stay) are git
+# notes on the commits: format-patch puts them below the "---" line, where
+# git am drops them; scripts/tree.sh puts them back on the commits.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -10,7 +13,7 @@ tree=$build/tree
 
 mkdir -p "$top/patches"
 rm -f "$top"/patches/*.patch
-git -C "$tree" format-patch -q --zero-commit --no-signature --no-numbered \
+git -C "$tree" format-patch -q --zero-commit --no-signature --no-numbered --notes \
 	--abbrev=12 -o "$top/patches" base..HEAD
 (cd "$top/patches" && ls -- *.patch 2>/dev/null || true) >"$top/patches/series"
 git -C "$tree" rev-parse HEAD >"$build/tree.applied"

@@ -53,6 +53,17 @@ make_base() {
 	mv "$tree.tmp" "$tree"
 }
 
+# The "Notes:" block that format-patch --notes wrote below the "---" line
+# of patch $1 becomes the git note of HEAD again (git am drops it).
+restore_notes() {
+	local notes
+	notes=$(awk '/^---$/ { below = 1; next }
+		below && /^Notes:$/ { in_notes = 1; next }
+		in_notes && /^(    |$)/ { print substr($0, 5); next }
+		in_notes || /^diff --git / { exit }' "$1")
+	[ -z "$notes" ] || git -C "$tree" notes add -f -m "$notes" HEAD
+}
+
 apply_series() {
 	git -C "$tree" am --abort >/dev/null 2>&1 || true
 	git -C "$tree" reset -q --hard base
@@ -66,6 +77,7 @@ apply_series() {
 			git -C "$tree" reset -q --hard base
 			exit 1
 		fi
+		restore_notes "$p"
 	done || exit 1
 	git -C "$tree" rev-parse HEAD >"$applied"
 	step "tree: applied $(series_patches | wc -l) patch(es) from patches/series"

@@ -13,14 +13,22 @@
 # yields one result, failed by "[FAIL]" or by the lines with which the
 # upstream x86 selftests "pass" while testing nothing (not root, syscall
 # missing, setresuid failed).
+#
+# Kernel reports (BUG:, WARNING:, ...) fail the boot wherever they are: on
+# their own line, or spliced into a line of test output, where they start
+# at the kernel's timestamp "[    1.234567] ". So does a kernel line that
+# matches the extended regex $FORBID (a message that this boot must not
+# print). The boot must bring up $EXPECT_CPUS CPUs (default: $SMP, or 4).
 set -euo pipefail
+. "$(dirname "$0")/common.sh"
 
 [ $# -ge 2 ] || { echo "usage: verdict.sh LOG BOOT [QEMU-STATUS]" >&2; exit 2; }
 log=$1 boot=$2 status=${3:-0}
 [ -f "$log" ] || { echo "FAIL $boot: no console log $log"; exit 1; }
 
 tr -d '\r' <"$log" | awk -v boot="$boot" -v status="$status" \
-	-v allow_skip="${ALLOW_SKIP:-}" '
+	-v allow_skip="${ALLOW_SKIP:-}" \
+	-v forbid="${FORBID:-}" -v cpus="${EXPECT_CPUS:-$cpus}" '
 function result(kind, name, reason) {
 	if (kind == "SKIP" && (allow_skip == "" || name !~ allow_skip))
 		kind = "FAIL"
@@ -45,11 +53,25 @@ function finish_prog(outer_ok, reason,   name) {
 }
 BEGIN { prog = ""; plan = -1; done = 0 }
 
-/BUG:|WARNING:|Oops|Kernel panic|Call Trace|general protection fault, probably|kernel BUG|UBSAN:|KFENCE:|ODEBUG:|suspected memory leak|unreferenced object|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|detected stalls|INFO: task .* blocked/ &&
-    !/^    / {
+# The kernel part of a line: all of an unindented line, or what follows
+# a timestamp spliced into a line of test output.
+{
+	kline = $0 !~ /^    / ? $0 : ""
+	if (match($0, /\[ *[0-9]+\.[0-9]+\] /))
+		kline = substr($0, RSTART)
+}
+
+kline ~ /BUG:|WARNING:|Oops|Kernel panic|Call Trace|general protection fault, probably|kernel BUG|UBSAN:|KFENCE:|ODEBUG:|suspected memory leak|unreferenced object|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|detected stalls|INFO: task .* blocked/ ||
+    (forbid != "" && kline ~ forbid) {
 	if (!(boot in kernel_reported))
-		result("FAIL", boot "/kernel", $0)
+		result("FAIL", boot "/kernel", kline)
 	kernel_reported[boot] = 1
+}
+
+kline ~ /smp: Brought up [0-9]+ nodes?, [0-9]+ CPUs?$/ {
+	brought = kline
+	sub(/.*, /, "", brought)
+	brought += 0
 }
 
 /^1\.\.[0-9]+$/ && plan < 0 { plan = substr($0, 4) + 0; next }
@@ -116,6 +138,10 @@ END {
 		result("FAIL", boot, "plan says " plan " programs, " n + 0 " reported")
 	else if (!done)
 		result("FAIL", boot, "init did not finish")
+	if (plan >= 0 && brought == "")
+		result("FAIL", boot "/cpus", "no \"smp: Brought up\" line; asked for " cpus " CPUs")
+	else if (plan >= 0 && brought != cpus)
+		result("FAIL", boot "/cpus", "asked for " cpus " CPUs, the kernel brought up " brought)
 	exit failed
 }
 '

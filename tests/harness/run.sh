@@ -2,8 +2,10 @@
 # Host-side tests of the harness: feed scripts/verdict.sh recorded console
 # logs and compare what it says with the expectation beside each log.
 # logs/NAME.log is read as boot "t" with QEMU status from logs/NAME.status
-# (0 when absent) and the SKIPs allowed by the regex in logs/NAME.allow
-# (none when absent); logs/NAME.expect is verdict.sh's exact expected output.
+# (0 when absent), the kernel lines forbidden by the regex in logs/NAME.forbid
+# (none when absent) and the SKIPs allowed by the regex in logs/NAME.allow
+# (none when absent), expecting the CPUs in logs/NAME.cpus (1 when absent);
+# logs/NAME.expect is verdict.sh's exact expected output.
 # The exit status must be 1 exactly when a FAIL line is expected.
 set -euo pipefail
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -17,8 +19,12 @@ for log in "$dir"/logs/*.log; do
 	[ -f "$dir/logs/$name.status" ] && status=$(cat "$dir/logs/$name.status")
 	allow=
 	[ -f "$dir/logs/$name.allow" ] && allow=$(cat "$dir/logs/$name.allow")
+	cpus=1
+	[ -f "$dir/logs/$name.cpus" ] && cpus=$(cat "$dir/logs/$name.cpus")
+	forbid=
+	[ -f "$dir/logs/$name.forbid" ] && forbid=$(cat "$dir/logs/$name.forbid")
 	rc=0
-	out=$(ALLOW_SKIP=$allow "$verdict" "$log" t "$status") || rc=$?
+	out=$(ALLOW_SKIP=$allow EXPECT_CPUS=$cpus FORBID=$forbid "$verdict" "$log" t "$status") || rc=$?
 	want_rc=0
 	grep -q '^FAIL ' "$expect" && want_rc=1
 	if [ "$out" = "$(cat "$expect")" ] && [ "$rc" = "$want_rc" ]; then
