@@ -3,9 +3,9 @@
 SHELL := /bin/bash
 S := scripts
 TREE := build/tree
-FRAG := config/test.config
+FRAG := config/test.config config/kunit.config
 
-.PHONY: all deps src tree export checkpatch bench check-debug check-series programs stock patched guest run shell check check-stock test-harness clean
+.PHONY: all deps src tree export checkpatch bench check-debug check-series check-xen docs programs stock patched guest run shell check check-stock test-harness clean
 
 all: check
 
@@ -55,6 +55,14 @@ check-debug: deps
 # Every patch of the series builds and boots on its own.
 check-series: deps
 	@$(S)/series.sh
+
+# The Sphinx build of Documentation/x86, where the series adds ioport.rst.
+docs: tree
+	@$(S)/docs.sh
+
+# The stock and the patched kernel as Xen PV dom0, with the I/O-port tests.
+check-xen: deps
+	@$(S)/xen.sh
 
 # Debian's port-I/O programs on the stock kernel and in every iopl= mode.
 programs: deps

@@ -11,7 +11,7 @@ mkdir -p "$out"
 
 "$top/scripts/tree.sh"
 "$top/scripts/kbuild.sh" stock "$build/src" "$top/config/test.config"
-"$top/scripts/kbuild.sh" patched "$build/tree" "$top/config/test.config"
+"$top/scripts/kbuild.sh" patched "$build/tree" "${patched_config[@]}"
 "$top/scripts/guest.sh" "$build/tree"
 
 for k in stock patched; do

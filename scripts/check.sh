@@ -19,7 +19,7 @@ mkdir -p "$build/logs"
 "$top/scripts/tree.sh"
 case $kind in
 patched)
-	"$top/scripts/kbuild.sh" patched "$build/tree" "$top/config/test.config"
+	"$top/scripts/kbuild.sh" patched "$build/tree" "${patched_config[@]}"
 	# Build tests of the non-default Kconfig choices, booted once below,
 	# and of a kernel without ioperm()/iopl() at all (build only).
 	for m in mode-strict mode-off no-ioperm; do
@@ -30,7 +30,7 @@ patched)
 stock) "$top/scripts/kbuild.sh" stock "$build/src" "$top/config/test.config" ;;
 debug)
 	"$top/scripts/kbuild.sh" patched-debug "$build/tree" \
-		"$top/config/test.config" "$top/config/debug.config"
+		"${patched_config[@]}" "$top/config/debug.config"
 	# KASAN, lockdep and friends under TCG are slow: more memory and time.
 	# Full port scans are too slow there; scan every 13th port and the edges.
 	export MEM=1G PROG_TIMEOUT=1800 BOOT_TIMEOUT=3600
@@ -49,6 +49,10 @@ if [ "$kind" = patched ]; then
 	else
 		grep '^FAIL ' "$build/logs/checkpatch.log" | sed 's/^FAIL */FAIL host\/checkpatch: /'
 	fi | tee -a "$results"
+fi
+
+if [ "$kind" = patched ]; then
+	"$top/scripts/docs.sh" | tee -a "$results"
 fi
 
 # boot NAME RUNLIST [CMDLINE...]: one boot of the $kind kernel
@@ -119,7 +123,9 @@ if [ "$kind" = stock ]; then
 		boot default "$(list demo iopl ioperm "${ours[@]}")" IOPL_EXPECT_MODE=compat
 else
 	[ -n "$default_mode" ] || die "check: no CONFIG_X86_IOPL_MODE_* in $build/$kernel/.config"
-	ALLOW_SKIP=$nomem_skips \
+	# The KUnit suite (config/kunit.config) runs at boot; its results
+	# must be in this boot's log.
+	EXPECT_KUNIT=1 ALLOW_SKIP=$nomem_skips \
 		boot default "$(list demo iopl ioperm "${ours[@]}" "${last[@]}")" IOPL_EXPECT_MODE="$default_mode"
 	# iopl_mode first: it checks the rate-limited log line of a CLI kill,
 	# and skipping CLI/STI as a NOP would betray a broken strict mode.

@@ -17,4 +17,6 @@ tarball=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 guest=${GUEST_DIR:-$build/guest}	# the guest's root and initramfs
 # The selftests built into the guest, from tools/testing/selftests/x86
 selftests=(iopl ioperm iopl_mode ioport_access ioport_inherit ioport_switch ioport_stress ioport_nomem ioport_smp)
+# The patched kernel's config: the test config plus the KUnit suite.
+patched_config=("$top/config/test.config" "$top/config/kunit.config")
 cpus=${SMP:-4}	# CPUs per boot; scripts/boot.sh and scripts/verdict.sh

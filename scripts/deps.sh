@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(linux-source-6.1 qemu-system-x86 gcc make flex bison bc libelf-dev
 	libssl-dev cpio xz-utils ccache busybox-static libc6-dev perl python3
 	gnuplot-nox
-	util-linux pciutils ioport coreboot-utils)	# make programs runs these
+	util-linux pciutils ioport coreboot-utils	# make programs runs these
+	python3-sphinx python3-sphinx-rtd-theme)	# make docs
 
 missing=()
 for p in "${packages[@]}"; do

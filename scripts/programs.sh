@@ -17,7 +17,7 @@ kernels=(stock patched:iopl=strict patched:iopl=compat patched:iopl=off)
 
 "$top/scripts/tree.sh"
 "$top/scripts/kbuild.sh" stock "$build/src" "$top/config/test.config"
-"$top/scripts/kbuild.sh" patched "$build/tree" "$top/config/test.config"
+"$top/scripts/kbuild.sh" patched "$build/tree" "${patched_config[@]}"
 "$top/scripts/guest.sh" "$build/tree"
 
 step "programs: initramfs with ${binaries[*]##*/} and their libraries"

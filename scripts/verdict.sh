@@ -19,6 +19,8 @@
 # at the kernel's timestamp "[    1.234567] ". So does a kernel line that
 # matches the extended regex $FORBID (a message that this boot must not
 # print). The boot must bring up $EXPECT_CPUS CPUs (default: $SMP, or 4).
+# KUnit results in the log become results too; with $EXPECT_KUNIT set, a
+# log without any fails.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -66,6 +68,30 @@ kline ~ /BUG:|WARNING:|Oops|Kernel panic|Call Trace|general protection fault, pr
 	if (!(boot in kernel_reported))
 		result("FAIL", boot "/kernel", kline)
 	kernel_reported[boot] = 1
+}
+
+# KUnit suites built into the kernel report at boot, behind timestamps:
+# "    # Subtest: SUITE", then "    ok N case" or, after the "# " lines
+# and "Expected" lines of the case, "    not ok N case".
+kline ~ /^\[ *[0-9]+\.[0-9]+\]     / {
+	ktext = kline
+	sub(/^\[ *[0-9]+\.[0-9]+\]     /, "", ktext)
+	if (ktext ~ /^# Subtest: /) {
+		suite = substr(ktext, 12)
+		kdiag = ""
+	} else if (suite != "" && match(ktext, /^(not )?ok [0-9]+ /)) {
+		name = boot "/kunit/" suite "/" substr(ktext, RLENGTH + 1)
+		kunit++
+		if (ktext ~ / # SKIP/)
+			result("SKIP", name, "")
+		else if (ktext ~ /^ok/)
+			result("PASS", name, "")
+		else
+			result("FAIL", name, kdiag != "" ? kdiag : "not ok")
+		kdiag = ""
+	} else if (suite != "" && ktext !~ /^(1\.\.|KTAP)/) {
+		kdiag = kdiag (kdiag != "" ? " | " : "") ktext
+	}
 }
 
 kline ~ /smp: Brought up [0-9]+ nodes?, [0-9]+ CPUs?$/ {
@@ -138,6 +164,8 @@ END {
 		result("FAIL", boot, "plan says " plan " programs, " n + 0 " reported")
 	else if (!done)
 		result("FAIL", boot, "init did not finish")
+	if (expect_kunit && !kunit)
+		result("FAIL", boot "/kunit", "no KUnit results in the log")
 	if (plan >= 0 && brought == "")
 		result("FAIL", boot "/cpus", "no \"smp: Brought up\" line; asked for " cpus " CPUs")
 	else if (plan >= 0 && brought != cpus)
