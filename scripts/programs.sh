@@ -36,9 +36,9 @@ done
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$initrd" ||
 	die "programs: cpio failed"
 
-# verdict PROG LOG: "works|fails<TAB>message" from the guest's lines for PROG.
+# judge PROG LOG: "works|fails<TAB>message" from the guest's lines for PROG.
 # A program works when it exits 0 and prints what it is for.
-verdict() {
+judge() {
 	local prog=$1 log=$2 status out want msg
 	status=$(sed -n "s/^    # prog $prog: //p" "$log" | tr -d '\r')
 	out=$(sed -n "s/^    # out $prog: //p" "$log" | tr -d '\r')
@@ -72,7 +72,7 @@ for k in "${kernels[@]}"; do
 	INITRD=$initrd "$top/scripts/boot.sh" "$build/$kernel/bzImage" "$log" programs $mode || status=$?
 	results+=("$("$top/scripts/verdict.sh" "$log" "programs/$col" "$status" || true)")
 	for b in "${binaries[@]}"; do
-		cell[${b##*/}:$col]=$(verdict "${b##*/}" "$log")
+		cell[${b##*/}:$col]=$(judge "${b##*/}" "$log")
 	done
 done
 
