@@ -5,7 +5,7 @@ S := scripts
 TREE := build/tree
 FRAG := config/test.config config/kunit.config
 
-.PHONY: all deps src tree export checkpatch bench check-debug check-series check-xen docs programs stock patched guest run shell check check-stock test-harness clean
+.PHONY: all deps src tree export checkpatch bench check-all check-debug check-series check-xen docs programs stock patched guest run shell check check-stock test-harness clean
 
 all: check
 
@@ -51,6 +51,13 @@ check-stock: deps
 
 check-debug: deps
 	@$(S)/check.sh debug
+
+# Everything: what CI runs, then the sanitizer suite and bisectability.
+check-all: deps
+	@$(MAKE) --no-print-directory check
+	@$(MAKE) --no-print-directory check-xen
+	@$(MAKE) --no-print-directory check-debug
+	@$(MAKE) --no-print-directory check-series
 
 # Every patch of the series builds and boots on its own.
 check-series: deps
