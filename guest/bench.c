@@ -30,6 +30,8 @@
 struct perm {
 	const char *name;
 	unsigned int ports[2][2];	/* up to two ranges: {from, num} */
+	unsigned int singles;		/* and this many single ports: */
+	unsigned int first, step;	/* first + k * step, or random if !step */
 	int iopl;
 };
 
@@ -40,11 +42,27 @@ static const struct perm low2 = { "low", { { 0x2e0, 8 } } };
 static const struct perm high = { "high", { { 0xfff0, 8 } } };
 static const struct perm high2 = { "high", { { 0xc000, 8 } } };
 static const struct perm wide = { "wide", { { 0x80, 1 }, { 0xfff8, 8 } } };
+static const struct perm wide2 = { "wide2", { { 0x84, 1 }, { 0xffe8, 8 } } };
+/* 16 single ports 4 KiB (0x1000 ports) apart, and 64 at random */
+static const struct perm scatter = { "scatter", .singles = 16, .first = 0x80, .step = 0x1000 };
+static const struct perm random64 = { "random64", .singles = 64 };
 
 static const struct { const struct perm *a, *b; } scenarios[] = {
 	{ &plain, &plain }, { &iopl3, &plain }, { &low, &plain },
 	{ &high, &plain }, { &low, &low2 }, { &high, &high2 },
 	{ &high, &low }, { &iopl3, &iopl3 }, { &wide, &low },
+	{ &wide, &plain }, { &wide, &wide2 }, { &scatter, &low },
+	{ &random64, &low }, { &iopl3, &wide },
+};
+
+/* The ioperm() call: toggle one port while another range stays open. */
+static const struct {
+	const char *name;
+	unsigned int keep_from, keep_num, port;
+} calls[] = {
+	{ "low", 0x2e0, 1, 0x80 },	/* the map spans 0x80-0x2e0 */
+	{ "high", 0x2e0, 1, 0xfff0 },	/* 0x2e0-0xfff0 */
+	{ "wide", 0xfff8, 8, 0x80 },	/* 0x80-0xffff */
 };
 
 static double now_ns(void)
@@ -57,9 +75,16 @@ static double now_ns(void)
 
 static void apply(const struct perm *p)
 {
+	unsigned int seed = 12345;
+
 	for (int i = 0; i < 2; i++)
 		if (p->ports[i][1] && ioperm(p->ports[i][0], p->ports[i][1], 1))
 			exit(2);
+	for (unsigned int k = 0; k < p->singles; k++) {
+		seed = seed * 1103515245 + 12345;
+		if (ioperm(p->step ? p->first + k * p->step : seed >> 16, 1, 1))
+			exit(2);
+	}
 	if (p->iopl && iopl(p->iopl))
 		exit(2);
 }
@@ -106,12 +131,13 @@ static double pingpong(const struct perm *a, const struct perm *b)
 	return per_switch;
 }
 
-/* Instructions per ioperm() call at @port, including the TSS update. */
-static double ioperm_call(unsigned int port)
+/* Instructions per ioperm() call of calls[@c], including the TSS update. */
+static double ioperm_call(unsigned int c)
 {
+	unsigned int port = calls[c].port;
 	double start = 0;
 
-	if (ioperm(0x2e0, 1, 1))	/* keep a bitmap allocated */
+	if (ioperm(calls[c].keep_from, calls[c].keep_num, 1))
 		exit(2);
 	for (int i = 0; i < WARMUP + ROUNDS; i++) {
 		if (i == WARMUP)
@@ -142,7 +168,7 @@ static int measure(unsigned int i)
 
 		if (pid == 0) {
 			double v = i < n ? pingpong(scenarios[i].a, scenarios[i].b)
-					 : ioperm_call(i == n ? 0x80 : 0xfff0);
+					 : ioperm_call(i - n);
 
 			if (v < *best)
 				*best = v;
@@ -155,7 +181,7 @@ static int measure(unsigned int i)
 	if (i < n)
 		snprintf(name, sizeof(name), "%s/%s", scenarios[i].a->name, scenarios[i].b->name);
 	else
-		snprintf(name, sizeof(name), "ioperm-call-%s", i == n ? "low" : "high");
+		snprintf(name, sizeof(name), "ioperm-call-%s", calls[i - n].name);
 	printf("BENCH %s %.0f\n", name, *best);
 	munmap(best, sizeof(*best));
 	return 0;
@@ -167,7 +193,7 @@ int main(void)
 
 	/* Let the boot's deferred work finish (guest time: instant under -icount). */
 	sleep(5);
-	for (unsigned int i = 0; i < n + 2; i++)
+	for (unsigned int i = 0; i < n + sizeof(calls) / sizeof(calls[0]); i++)
 		if (measure(i))
 			return 1;
 	return 0;
