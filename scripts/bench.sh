@@ -93,7 +93,8 @@ if command -v gnuplot >/dev/null; then
 		set terminal pngcairo size 1000,500
 		set output "$out/bench.png"
 		set datafile separator ","
-		set title "Guest instructions per context switch (QEMU -icount, not hardware time)"
+		set title "Guest instructions per context switch, per call for ioperm-call-* (QEMU -icount, not hardware time)"
+		set rmargin 10
 		set style data histograms
 		set style histogram clustered gap 1
 		set style fill solid 0.8 border -1
