@@ -149,7 +149,7 @@ static double ioperm_call(unsigned int c)
 }
 
 /*
- * Run scenario @i (the ping-pongs, then the two ioperm() calls) three
+ * Run scenario @i (the ping-pongs, then the ioperm() calls of calls[]) three
  * times, each in a fresh process, and print the lowest result.
  */
 static int measure(unsigned int i)
