@@ -1,11 +1,18 @@
 # User-space I/O-port access on Linux x86: our patch series on Debian's
-# linux-source-6.1, built and proven in QEMU. See README.md.
+# linux-source-6.1 and linux-source-6.12, built and proven in QEMU. See
+# README.md.
 SHELL := /bin/bash
 S := scripts
-TREE := build/tree
 FRAG := config/test.config config/kunit.config
 
-.PHONY: all deps src tree export checkpatch bench check-all check-debug check-series check-xen docs programs stock patched guest run shell check check-stock test-harness clean
+# TREE=6.1 (Debian 12) or TREE=6.12 (Debian 13) picks one tree. Without it
+# the targets that build or boot one kernel use 6.12, Debian's current
+# stable and the nearest to upstream, and the check targets run both.
+ONE := $(or $(TREE),6.12)
+export TREES := $(or $(TREE),6.1 6.12)
+T := TREE=$(ONE)
+
+.PHONY: all deps src tree export checkpatch bench check-all check-debug check-series check-xen check-debcfg docs programs stock patched guest run shell check check-stock check-i386 test-harness clean
 
 all: check
 
@@ -13,67 +20,79 @@ deps:
 	@$(S)/deps.sh
 
 src: deps
-	@$(S)/unpack.sh
+	@$(T) $(S)/unpack.sh
 
 tree: src
-	@$(S)/tree.sh
+	@$(T) $(S)/tree.sh
 
 export:
-	@$(S)/export.sh
+	@$(T) $(S)/export.sh
 
 checkpatch: tree
-	@$(S)/checkpatch.sh
+	@$(T) $(S)/checkpatch.sh
 
 stock: src
-	@$(S)/kbuild.sh stock build/src $(FRAG)
+	@$(T) $(S)/kbuild.sh stock build/$(ONE)/src config/test.config
 
 patched: tree
-	@$(S)/kbuild.sh patched $(TREE) $(FRAG)
+	@$(T) $(S)/kbuild.sh patched build/$(ONE)/tree $(FRAG)
 
 guest: tree
-	@$(S)/guest.sh $(TREE)
+	@$(T) $(S)/guest.sh build/$(ONE)/tree
 
 # Build the patched kernel and show, in plain words, what it does.
 run: patched guest
-	@status=0; $(S)/boot.sh build/patched/bzImage build/logs/run.log demo $(CMDLINE) || status=$$?; \
-	sed -n 's/^    //p' build/logs/run.log; \
-	$(S)/verdict.sh build/logs/run.log run $$status >/dev/null || \
-		{ echo "run: the demo failed, see build/logs/run.log" >&2; exit 1; }
+	@status=0; $(T) $(S)/boot.sh build/$(ONE)/patched/bzImage build/$(ONE)/logs/run.log demo $(CMDLINE) || status=$$?; \
+	sed -n 's/^    //p' build/$(ONE)/logs/run.log; \
+	$(T) $(S)/verdict.sh build/$(ONE)/logs/run.log run $$status >/dev/null || \
+		{ echo "run: the demo failed, see build/$(ONE)/logs/run.log" >&2; exit 1; }
 
 shell: patched guest
-	@$(S)/boot.sh build/patched/bzImage - shell $(CMDLINE)
+	@$(T) $(S)/boot.sh build/$(ONE)/patched/bzImage - shell $(CMDLINE)
 
+# Per tree: every mode, build variants, KUnit, checkpatch, docs and
+# Debian's programs on x86_64, then the 32-bit kernel and selftests.
+CHECK_RUNS := $(if $(TREE),$(TREE):x86_64 $(TREE):i386,6.1:x86_64 6.1:i386 6.12:x86_64 6.12:i386)
 check: deps
-	@$(S)/check.sh patched
+	@RUNS="$(CHECK_RUNS)" $(S)/trees.sh check.sh patched
+
+check-i386: deps
+	@ARCHES=i386 $(S)/trees.sh check.sh patched
 
 check-stock: deps
-	@$(S)/check.sh stock
+	@$(S)/trees.sh check.sh stock
 
 check-debug: deps
-	@$(S)/check.sh debug
+	@$(S)/trees.sh check.sh debug
 
 # Everything: what CI runs, then the sanitizer suite and bisectability.
 check-all: deps
 	@$(MAKE) --no-print-directory check
 	@$(MAKE) --no-print-directory check-xen
+	@$(MAKE) --no-print-directory check-debcfg
 	@$(MAKE) --no-print-directory check-debug
 	@$(MAKE) --no-print-directory check-series
 
 # Every patch of the series builds and boots on its own.
 check-series: deps
-	@$(S)/series.sh
+	@$(S)/trees.sh series.sh
 
 # The Sphinx build of Documentation/x86, where the series adds ioport.rst.
 docs: tree
-	@$(S)/docs.sh
+	@$(T) $(S)/docs.sh
 
 # The stock and the patched kernel as Xen PV dom0, with the I/O-port tests.
 check-xen: deps
-	@$(S)/xen.sh
+	@$(S)/trees.sh xen.sh
+
+# Debian's config.amd64_none_amd64: the Kconfig default, and W=1 warnings
+# of the objects the series touches, stock against patched.
+check-debcfg: deps
+	@$(S)/trees.sh debcfg.sh
 
 # Debian's port-I/O programs on the stock kernel and in every iopl= mode.
 programs: deps
-	@$(S)/programs.sh
+	@$(T) $(S)/programs.sh
 
 bench: deps
 	@$(S)/bench.sh
@@ -82,4 +101,4 @@ test-harness:
 	@tests/harness/run.sh
 
 clean:
-	rm -rf build/stock build/patched build/guest build/logs build/series build/series-kernel
+	rm -rf build/*/stock* build/*/patched* build/*/guest* build/*/logs build/*/series* build/logs build/bench

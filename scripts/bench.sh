@@ -1,96 +1,108 @@
 #!/bin/bash
 # make bench: instructions per context switch (and per ioperm() call) on the
-# stock kernel, the previous series (BENCH_PREV, a commit of this repository)
-# and the patched kernel, booted one after the other with QEMU -icount
-# shift=0, where 1 ns of guest time is one guest instruction.
+# stock and the patched kernel of each tree (6.1 and 6.12, or $TREES),
+# booted one after the other with QEMU -icount shift=0, where 1 ns of guest
+# time is one guest instruction.
 # Writes build/bench/bench.csv, build/bench/bench.png and prints a table.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-out=$build/bench
+out=$top/build/bench
 mkdir -p "$out"
+read -r -a trees <<<"${TREES:-6.1 6.12}"
 
-# The previous series: patches/ of an earlier commit of this repository
-# (the one-range-per-bitmap design), applied in a worktree of build/tree.
-prev=${BENCH_PREV:-13d242f}
-prev_tree=$build/prev-tree
-
-"$top/scripts/tree.sh"
-if [ ! -e "$prev_tree/.git" ] || [ "$(cat "$prev_tree.ref" 2>/dev/null)" != "$prev" ]; then
-	step "bench: previous series from $prev:patches in $prev_tree"
-	rm -rf "$prev_tree" "$prev_tree.ref"
-	git -C "$build/tree" worktree prune
-	git -C "$build/tree" worktree add -q --detach "$prev_tree" base ||
-		die "bench: could not create the worktree $prev_tree"
-	git -C "$top" show "$prev:patches/series" >/dev/null 2>&1 ||
-		die "bench: no patches/series at $prev (BENCH_PREV)"
-	git -C "$top" show "$prev:patches/series" | grep -v '^[[:space:]]*\(#\|$\)' |
-		while read -r p _; do
-			git -C "$top" show "$prev:patches/$p" |
-				git -C "$prev_tree" -c user.name=bench -c user.email=bench@localhost am -q ||
-				die "bench: $p of $prev does not apply"
-		done
-	echo "$prev" >"$prev_tree.ref"
-fi
-"$top/scripts/kbuild.sh" stock "$build/src" "$top/config/test.config"
-"$top/scripts/kbuild.sh" prev "$prev_tree" "${patched_config[@]}"
-"$top/scripts/kbuild.sh" patched "$build/tree" "${patched_config[@]}"
-"$top/scripts/guest.sh" "$build/tree"
-
-kernels=(stock prev patched)
-for k in "${kernels[@]}"; do
-	log=$build/logs/bench-$k.log
-	step "bench: boot $k under -icount (log: $log, about 2 min)"
-	status=0
-	SMP=1 QEMU_EXTRA="-icount shift=0,align=off,sleep=off" \
-		"$top/scripts/boot.sh" "$build/$k/bzImage" "$log" bench || status=$?
-	EXPECT_CPUS=1 "$top/scripts/verdict.sh" "$log" "bench-$k" "$status" >/dev/null ||
-		die "bench: the benchmark failed on the $k kernel, see $log"
-	tr -d '\r' <"$log" | sed -n 's/^    BENCH \([^ ]*\) \([0-9]*\)$/\1 \2/p' >"$out/$k.txt"
-	[ -s "$out/$k.txt" ] || die "bench: no BENCH lines in $log"
+for t in "${trees[@]}"; do
+	export TREE=$t
+	b=$top/build/$t
+	"$top/scripts/tree.sh"
+	"$top/scripts/kbuild.sh" stock "$b/src" "$top/config/test.config"
+	"$top/scripts/kbuild.sh" patched "$b/tree" "${patched_config[@]}"
+	GUEST_DIR=$b/guest "$top/scripts/guest.sh" "$b/tree"
+	for k in stock patched; do
+		log=$b/logs/bench-$k.log
+		step "bench: boot $t $k under -icount (log: $log, about 2 min)"
+		status=0
+		SMP=1 GUEST_DIR=$b/guest QEMU_EXTRA="-icount shift=0,align=off,sleep=off" \
+			"$top/scripts/boot.sh" "$b/$k/bzImage" "$log" bench || status=$?
+		EXPECT_CPUS=1 "$top/scripts/verdict.sh" "$log" "bench-$t-$k" "$status" >/dev/null ||
+			die "bench: the benchmark failed on the $t $k kernel, see $log"
+		tr -d '\r' <"$log" | sed -n 's/^    BENCH \([^ ]*\) \([0-9]*\)$/\1 \2/p' |
+			sort >"$out/$t-$k.txt"
+		[ -s "$out/$t-$k.txt" ] || die "bench: no BENCH lines in $log"
+	done
 done
 
-# scenario, then per kernel: instructions and the ratio to its plain/plain
-# (empty for the ioperm() call), then new/stock and new/previous
-join <(sort "$out/stock.txt") <(sort "$out/prev.txt") |
-	join - <(sort "$out/patched.txt") >"$out/joined.txt"
-awk -v order="$(cut -d' ' -f1 "$out/stock.txt" | tr '\n' ' ')" '
+# One line per scenario, in the order the benchmark ran them: per tree the
+# stock and the patched count, each with its ratio to its own plain/plain
+# (empty for the ioperm() call), then patched/stock.
+joined=$out/joined.txt
+cp "$out/${trees[0]}-stock.txt" "$joined"
+for t in "${trees[@]}"; do
+	for k in stock patched; do
+		[ "$t-$k" = "${trees[0]}-stock" ] && continue
+		join "$joined" "$out/$t-$k.txt" >"$joined.tmp" && mv "$joined.tmp" "$joined"
+	done
+done
+order=$(tr -d '\r' <"$top/build/${trees[0]}/logs/bench-stock.log" |
+	sed -n 's/^    BENCH \([^ ]*\) [0-9]*$/\1/p' | tr '\n' ' ')
+awk -v order="$order" -v trees="${trees[*]}" '
 	function over(v, plain, k) {
 		return k ~ /^ioperm-call/ ? "" : sprintf("%+.1f%%", (v / plain - 1) * 100)
 	}
-	{ s[$1] = $2; p[$1] = $3; n[$1] = $4 }
+	{ for (i = 2; i <= NF; i++) v[$1, i - 1] = $i }
 	END {
+		nt = split(trees, tr, " ")
+		head = "scenario"
+		for (t = 1; t <= nt; t++)
+			head = head sprintf(",%s_stock,vs_plain,%s_patched,vs_plain,patched/stock", tr[t], tr[t])
+		print head
 		cnt = split(order, names, " ")
-		print "scenario,stock,stock_vs_plain,previous,previous_vs_plain,new,new_vs_plain,new/stock,new/previous"
 		for (i = 1; i <= cnt; i++) {
 			k = names[i]
-			printf "%s,%d,%s,%d,%s,%d,%s,%.3f,%.3f\n", k,
-				s[k], over(s[k], s["plain/plain"], k),
-				p[k], over(p[k], p["plain/plain"], k),
-				n[k], over(n[k], n["plain/plain"], k),
-				n[k] / s[k], n[k] / p[k]
+			line = k
+			for (t = 1; t <= nt; t++) {
+				s = v[k, 2 * t - 1]; p = v[k, 2 * t]
+				line = line sprintf(",%d,%s,%d,%s,%.3f", s,
+					over(s, v["plain/plain", 2 * t - 1], k),
+					p, over(p, v["plain/plain", 2 * t], k), p / s)
+			}
+			print line
 		}
-	}' "$out/joined.txt" >"$out/bench.csv"
+	}' "$joined" >"$out/bench.csv"
 
 {
 	echo "Guest instructions per context switch (per call for ioperm-call-*),"
 	echo "QEMU TCG -icount shift=0, one CPU: instruction counts under emulation,"
-	echo "not hardware time. Debian linux-source-6.1 $(cut -d' ' -f2 "$build/src.stamp");"
-	echo "previous = the series at $prev, new = patches/ now."
+	echo "not hardware time. Stock and patched Debian trees:"
+	for t in "${trees[@]}"; do
+		echo "linux-source-$t $(cut -d' ' -f2 "$top/build/$t/src.stamp")"
+	done
 	echo
-	printf '| %-16s | %6s | %8s | %8s | %8s | %6s | %8s | %9s | %12s |\n' scenario \
-		stock "vs plain" previous "vs plain" new "vs plain" new/stock new/previous
-	printf '|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n' ------------------ -------- ---------- \
-		---------- ---------- -------- ---------- ----------- --------------
-	tail -n +2 "$out/bench.csv" | while IFS=, read -r k s os p op n on ns np; do
-		printf '| %-16s | %6s | %8s | %8s | %8s | %6s | %8s | %9s | %12s |\n' \
-			"$k" "$s" "$os" "$p" "$op" "$n" "$on" "$ns" "$np"
+	row='| %-16s' sep='|------------------' head=(scenario)
+	for t in "${trees[@]}"; do
+		row+=' | %10s | %8s | %12s | %8s | %13s'
+		sep+='|------------|----------|--------------|----------|---------------'
+		head+=("$t stock" "vs plain" "$t patched" "vs plain" "patched/stock")
+	done
+	# shellcheck disable=SC2059 # the format is built above
+	printf "$row |\n" "${head[@]}"
+	echo "$sep|"
+	tail -n +2 "$out/bench.csv" | while IFS=, read -r -a f; do
+		# shellcheck disable=SC2059
+		printf "$row |\n" "${f[@]}"
 	done
 } | tee "$out/table.md"
 
 if command -v gnuplot >/dev/null; then
+	plot="plot "
+	col=2
+	for t in "${trees[@]}"; do
+		plot+="\"$out/bench.csv\" every ::1 using $col:xtic(1) title \"$t stock\", "
+		plot+="\"\" every ::1 using $((col + 2)) title \"$t patched\", "
+		col=$((col + 5))
+	done
 	gnuplot <<-GP || die "bench: gnuplot failed"
-		set terminal pngcairo size 1000,500
+		set terminal pngcairo size 1100,500
 		set output "$out/bench.png"
 		set datafile separator ","
 		set title "Guest instructions per context switch, per call for ioperm-call-* (QEMU -icount, not hardware time)"
@@ -102,9 +114,7 @@ if command -v gnuplot >/dev/null; then
 		set ylabel "instructions"
 		set yrange [0:*]
 		set key top left
-		plot "$out/bench.csv" every ::1 using 2:xtic(1) title "stock", \
-		     "" every ::1 using 4 title "previous series", \
-		     "" every ::1 using 6 title "new series"
+		${plot%, }
 	GP
 	step "bench: $out/bench.csv, $out/bench.png, $out/table.md"
 fi

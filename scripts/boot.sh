@@ -3,7 +3,7 @@
 # boot.sh KERNEL LOG RUNLIST [KERNEL-CMDLINE-WORDS...]
 # RUNLIST is a comma-separated list of /bin programs, or "shell" for an
 # interactive shell on this terminal. Returns QEMU's status (124: timeout).
-# Environment: ACCEL (tcg), SMP (4 CPUs), MEM (512M), INITRD (the guest's
+# Environment: KARCH (x86_64, or i386 for qemu-system-i386), ACCEL (tcg), SMP (4 CPUs), MEM (512M), INITRD (the guest's
 # initramfs), QEMU_EXTRA (more QEMU options, split on spaces), BOOT_TIMEOUT
 # (900 s), PROG_TIMEOUT (300 s per program).
 # SeaBIOS lists one CPU per socket in its MP table and the test kernels have
@@ -19,7 +19,7 @@ initrd=${INITRD:-$guest/initramfs.cpio}
 [ -f "$kernel" ] || die "boot: kernel $kernel not found"
 [ -f "$initrd" ] || die "boot: $initrd not found"
 
-qemu=(qemu-system-x86_64 -accel "${ACCEL:-tcg}" -nodefaults -no-reboot
+qemu=("qemu-system-$karch" -accel "${ACCEL:-tcg}" -nodefaults -no-reboot
 	-display none -m "${MEM:-512M}" -smp "$cpus,sockets=$cpus,cores=1,threads=1" -kernel "$kernel" -initrd "$initrd")
 # shellcheck disable=SC2206 # split on purpose
 qemu+=(${QEMU_EXTRA:-})

@@ -1,7 +1,10 @@
 #!/bin/bash
 # make check: build what is needed, run the host tests of the harness, boot
 # the kernels, print every result and one summary line.
-# check.sh [patched|stock|debug]   (default: patched)
+# check.sh [patched|stock|debug]   (default: patched), on tree $TREE; with
+# KARCH=i386 the 32-bit kernel and selftests, boots only (the host tests,
+# checkpatch, docs, build variants and Debian's amd64 programs are the
+# x86_64 run's).
 #   patched: the series, booted once per iopl= mode, plus build tests of
 #            the non-default Kconfig choices
 #   stock:   Debian's kernel unchanged; what the series changes is CHANGED
@@ -12,25 +15,32 @@ set -euo pipefail
 
 kind=${1:-patched}
 extra=()	# kernel command-line words for every boot
-results=$build/logs/results-$kind.txt
+results=$build/logs/results-$kind$ksuffix.txt
+native=1	# the x86_64 run, which also does the host-side checks
+[ -z "$ksuffix" ] || native=0
+base_config=("$top/config/test.config")
+[ $native = 1 ] || base_config+=("$top/config/i386.config")
 mkdir -p "$build/logs"
 : >"$results"
 
 "$top/scripts/tree.sh"
 case $kind in
 patched)
-	"$top/scripts/kbuild.sh" patched "$build/tree" "${patched_config[@]}"
+	"$top/scripts/kbuild.sh" "patched$ksuffix" "$build/tree" "${base_config[@]}" "$top/config/kunit.config"
 	# Build tests of the non-default Kconfig choices, booted once below,
 	# and of a kernel without ioperm()/iopl() at all (build only).
-	for m in mode-strict mode-off no-ioperm; do
+	[ $native = 0 ] || for m in mode-strict mode-off no-ioperm; do
 		"$top/scripts/kbuild.sh" "patched-${m#mode-}" "$build/tree" \
 			"$top/config/test.config" "$top/config/$m.config"
 	done
 	;;
-stock) "$top/scripts/kbuild.sh" stock "$build/src" "$top/config/test.config" ;;
+stock) "$top/scripts/kbuild.sh" "stock$ksuffix" "$build/src" "${base_config[@]}" ;;
 debug)
-	"$top/scripts/kbuild.sh" patched-debug "$build/tree" \
-		"${patched_config[@]}" "$top/config/debug.config"
+	debug_config=("$top/config/debug.config")
+	[ ! -f "$top/config/debug-$tree_version.config" ] ||
+		debug_config+=("$top/config/debug-$tree_version.config")
+	"$top/scripts/kbuild.sh" "patched-debug$ksuffix" "$build/tree" \
+		"${base_config[@]}" "$top/config/kunit.config" "${debug_config[@]}"
 	# KASAN, lockdep and friends under TCG are slow: more memory and time.
 	# Full port scans are too slow there; scan every 13th port and the edges.
 	export MEM=1G PROG_TIMEOUT=1800 BOOT_TIMEOUT=3600
@@ -40,10 +50,12 @@ debug)
 esac
 "$top/scripts/guest.sh" "$build/tree" "${selftests[@]}"
 
-step "check: host tests of the harness"
-"$top/tests/harness/run.sh" | tee -a "$results" || true
-if [ "$kind" = patched ]; then
-	step "check: checkpatch --strict on patches/"
+if [ $native = 1 ]; then
+	step "check: host tests of the harness"
+	"$top/tests/harness/run.sh" | tee -a "$results" || true
+fi
+if [ "$kind" = patched ] && [ $native = 1 ]; then
+	step "check: checkpatch --strict on ${patches#"$top/"}/"
 	if "$top/scripts/checkpatch.sh" >"$build/logs/checkpatch.log" 2>&1; then
 		echo "PASS host/checkpatch"
 	else
@@ -51,8 +63,10 @@ if [ "$kind" = patched ]; then
 	fi | tee -a "$results"
 fi
 
-if [ "$kind" = patched ]; then
+if [ "$kind" = patched ] && [ $native = 1 ]; then
 	"$top/scripts/docs.sh" | tee -a "$results"
+	# Once, in the 6.12 run: the two series against each other.
+	[ "$tree_version" != 6.12 ] || "$top/scripts/parity.sh" | tee -a "$results"
 fi
 
 # boot NAME RUNLIST [CMDLINE...]: one boot of the $kind kernel
@@ -100,8 +114,8 @@ verdict() {
 # list A B...: comma-separated, as run= wants it
 list() { (IFS=,; echo "$*"); }
 
-kernel=$kind
-[ "$kind" = debug ] && kernel=patched-debug
+kernel=$kind$ksuffix
+[ "$kind" = debug ] && kernel=patched-debug$ksuffix
 
 # The Kconfig default mode, for the boot without iopl= (the tests are told
 # what to expect; they never accept whatever they see).
@@ -117,7 +131,7 @@ last=()
 off_skips='[/.](iopl_levels|iopl_privilege|iopl_restores_ioperm_bitmap|fork_inherits_iopl|threads_iopl_per_thread|execve_keeps_iopl|pair\.iopl_and_(bitmap|none)\.switch_back_and_forth|each_cpu_invalidates_its_own_tss_iopl)$'
 
 if [ "$kind" = stock ]; then
-	# Stock 6.1 behaves like compat and knows no iopl=. What it lacks of
+	# Stock behaves like compat and knows no iopl=. What it lacks of
 	# the series is reported as CHANGED, not as a failure.
 	CHANGED='/iopl_mode/global\.boot_line_states_mode$' ALLOW_SKIP=$nomem_skips \
 		boot default "$(list demo iopl ioperm "${ours[@]}")" IOPL_EXPECT_MODE=compat
@@ -135,7 +149,7 @@ else
 	# The upstream iopl test "passes" on ENOSYS while testing nothing.
 	ALLOW_SKIP="$off_skips|$nomem_skips" boot off "$(list demo ioperm "${ours[@]}" "${last[@]}")" iopl=off
 	boot bogus "$(list iopl_mode)" iopl=bogus IOPL_EXPECT_MODE="$default_mode"
-	if [ "$kind" = patched ]; then
+	if [ "$kind" = patched ] && [ $native = 1 ]; then
 		for m in strict off; do
 			KERNEL=patched-$m boot_kernel default iopl_mode IOPL_EXPECT_MODE=$m
 		done
@@ -143,16 +157,8 @@ else
 fi
 
 # Debian's own port-I/O programs on the stock and the patched kernel.
-if [ "$kind" = patched ]; then
+if [ "$kind" = patched ] && [ $native = 1 ]; then
 	"$top/scripts/programs.sh" | tee -a "$results"
 fi
 
-pass=$(grep -c '^PASS ' "$results" || true)
-fail=$(grep -c '^FAIL ' "$results" || true)
-skip=$(grep -c '^SKIP ' "$results" || true)
-changed=$(grep -c '^CHANGED ' "$results" || true)
-summary="$pass passed, $fail failed"
-[ "$skip" = 0 ] || summary+=", $skip skipped"
-[ "$changed" = 0 ] || summary+=", $changed changed by the series"
-echo "$summary"
-[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
+summarize "$results"

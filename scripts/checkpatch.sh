@@ -16,7 +16,7 @@ cp=$build/tree/scripts/checkpatch.pl
 status=0
 while read -r p _; do
 	case $p in '' | '#'*) continue ;; esac
-	patch=$top/patches/$p
+	patch=$patches/$p
 	message=$(sed '/^diff --git /q' "$patch")
 	findings=$(cd / && perl "$cp" --strict --no-tree --terse --show-types \
 		--no-summary "$patch") || true
@@ -25,13 +25,13 @@ while read -r p _; do
 		# file:line: LEVEL:TYPE: text
 		type=$(sed -E 's/^[^ ]+ [A-Z]+:([A-Z_]+):.*/\1/' <<<"$f")
 		if grep -qw -- "$type" <<<"$message"; then
-			echo "explained  ${f#"$top/patches/"}"
+			echo "explained  ${f#"$top/"}"
 		else
-			echo "FAIL       ${f#"$top/patches/"}"
+			echo "FAIL       ${f#"$top/"}"
 			status=1
 		fi
 	done <<<"$findings"
-done <"$top/patches/series"
+done <"$patches/series"
 [ $status = 0 ] && echo "checkpatch: clean (every finding explained in its commit message)" ||
 	echo "checkpatch: findings above not explained in their commit messages" >&2
 exit $status

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Write patches/NNNN-*.patch and patches/series from build/tree base..HEAD.
+# Write patches/$TREE/NNNN-*.patch and its series from build/$TREE/tree base..HEAD.
 # Notes for reviewers and tools (checkpatch findings, why they stay) are git
 # notes on the commits: format-patch puts them below the "---" line, where
 # git am drops them; scripts/tree.sh puts them back on the commits.
@@ -11,10 +11,10 @@ tree=$build/tree
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	die "export: $tree has uncommitted changes; commit them first"
 
-mkdir -p "$top/patches"
-rm -f "$top"/patches/*.patch
+mkdir -p "$patches"
+rm -f "$patches"/*.patch
 git -C "$tree" format-patch -q --zero-commit --no-signature --no-numbered --notes \
-	--abbrev=12 -o "$top/patches" base..HEAD
-(cd "$top/patches" && ls -- *.patch 2>/dev/null || true) >"$top/patches/series"
+	--abbrev=12 -o "$patches" base..HEAD
+(cd "$patches" && ls -- *.patch 2>/dev/null || true) >"$patches/series"
 git -C "$tree" rev-parse HEAD >"$build/tree.applied"
-step "export: $(wc -l <"$top/patches/series") patch(es) written to patches/"
+step "export: $(wc -l <"$patches/series") patch(es) written to ${patches#"$top/"}/"

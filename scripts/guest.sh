@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build the guest: init, the demo and the selftests (static), busybox, and
-# the initramfs build/guest/initramfs.cpio ($GUEST_DIR instead of
-# build/guest when set).
+# the initramfs build/$TREE/guest/initramfs.cpio ($GUEST_DIR instead of
+# build/$TREE/guest when set). With KARCH=i386 everything is built with
+# -m32 into build/$TREE/guest-i386, without busybox (Debian's is 64-bit).
 # guest.sh TREE SELFTEST... (selftests come from TREE/tools/testing/selftests/x86)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -14,6 +15,8 @@ mkdir -p "$root/bin" "$build/logs"
 log=$build/logs/guest.log
 : >"$log"
 changed=0
+m32=()
+[ "$karch" = x86_64 ] || m32=(-m32)
 
 # compile OUT SRC [FLAGS...]: only when SRC or a header beside it (or the
 # kselftest headers, for selftests) is newer than OUT
@@ -25,7 +28,7 @@ compile() {
 		[ -f "$dep" ] && [ ! "$out" -nt "$dep" ] && stale=1
 	done
 	[ $stale = 1 ] || return 0
-	gcc -static -O2 -g -std=gnu99 -pthread -Wall "$@" -o "$out" "$src" -lrt -ldl >>"$log" 2>&1 ||
+	gcc "${m32[@]}" -static -O2 -g -std=gnu99 -pthread -Wall "$@" -o "$out" "$src" -lrt -ldl >>"$log" 2>&1 ||
 		{ cat "$log" >&2; die "guest: compiling $src failed"; }
 	changed=1
 }
@@ -38,7 +41,7 @@ for t in "$@"; do
 	compile "$root/bin/$t" "$tree/tools/testing/selftests/x86/$t.c" \
 		-I"$tree/tools/testing/selftests" -I"$tree/usr/include"
 done
-if [ ! "$root/bin/busybox" -nt /bin/busybox ]; then
+if [ "$karch" = x86_64 ] && [ ! "$root/bin/busybox" -nt /bin/busybox ]; then
 	cp /bin/busybox "$root/bin/busybox"
 	ln -sf busybox "$root/bin/sh"
 	changed=1

@@ -33,7 +33,7 @@ rm -f "$obj/bzImage" "$obj/.fingerprint"
 
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=iopl KBUILD_BUILD_HOST=qemu
-kmake=(make -C "$srcdir" O="$obj" ARCH=x86_64 -j"$(nproc)")
+kmake=(make -C "$srcdir" O="$obj" ARCH="$karch" -j"$(nproc)")
 if command -v ccache >/dev/null; then
 	kmake+=(CC="ccache gcc")
 	export CCACHE_BASEDIR=$build CCACHE_NOHASHDIR=1

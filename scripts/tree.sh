@@ -1,6 +1,6 @@
 #!/bin/bash
 # build/tree: a git repository of the pristine tree, tagged `base`, with one
-# commit per patch of patches/series on top.
+# commit per patch of patches/$TREE/series on top.
 #
 # The tree is (re)built from patches/ when it is missing or when patches/
 # changed while nobody committed in the tree. Commits in the tree that are
@@ -10,14 +10,14 @@ set -euo pipefail
 
 tree=$build/tree
 applied=$build/tree.applied	# HEAD right after the last application
-series=$top/patches/series
+series=$patches/series
 
 "$top/scripts/unpack.sh"
 
 series_patches() {
 	[ -f "$series" ] || return 0
 	grep -v '^[[:space:]]*\(#\|$\)' "$series" | while read -r p _; do
-		echo "$top/patches/$p"
+		echo "$patches/$p"
 	done
 }
 
@@ -44,10 +44,11 @@ make_base() {
 		git config user.email "iopl@localhost"
 		git config core.autocrlf false
 		git config gc.auto 0
+		git config notes.rewriteRef refs/notes/commits
 		git add -f -A .
 		GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' \
 		GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' \
-			git commit -q -m "Debian linux-source-6.1 $(cut -d' ' -f2 "$build/src.stamp")"
+			git commit -q -m "Debian $source_package $(cut -d' ' -f2 "$build/src.stamp")"
 		git tag base
 	) || die "tree: could not create the base repository"
 	mv "$tree.tmp" "$tree"
@@ -80,11 +81,11 @@ apply_series() {
 		restore_notes "$p"
 	done || exit 1
 	git -C "$tree" rev-parse HEAD >"$applied"
-	step "tree: applied $(series_patches | wc -l) patch(es) from patches/series"
+	step "tree: applied $(series_patches | wc -l) patch(es) from ${series#"$top/"}"
 }
 
 for p in $(series_patches); do
-	[ -f "$p" ] || die "tree: $p is listed in patches/series but missing"
+	[ -f "$p" ] || die "tree: $p is listed in ${series#"$top/"} but missing"
 done
 
 [ -d "$tree/.git" ] || make_base
@@ -107,5 +108,5 @@ if [ "$head" = "$(git -C "$tree" rev-parse base)" ] ||
 	{ [ -f "$applied" ] && [ "$head" = "$(cat "$applied")" ]; }; then
 	apply_series
 else
-	die "tree: $tree has commits that differ from patches/; run make export to keep them, or make tree FORCE=1 to rebuild it from patches/"
+	die "tree: $tree has commits that differ from ${patches#"$top/"}/; run make export TREE=$tree_version to keep them, or make tree TREE=$tree_version FORCE=1 to rebuild it from there"
 fi

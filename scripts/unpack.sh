@@ -1,5 +1,5 @@
 #!/bin/bash
-# Unpack Debian's linux-source-6.1 tarball into build/src, pristine.
+# Unpack Debian's linux-source-$TREE tarball into build/$TREE/src, pristine.
 # Reused as long as the tarball is the same file (checked by sha256).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -7,15 +7,15 @@ set -euo pipefail
 src=$build/src
 stamp=$build/src.stamp
 
-[ -f "$tarball" ] || die "unpack: $tarball not found (apt-get install linux-source-6.1)"
-version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+[ -f "$tarball" ] || die "unpack: $tarball not found (apt-get install $source_package)"
+version=$(dpkg-query -W -f='${Version}' "$source_package" 2>/dev/null || echo unknown)
 sum=$(sha256sum "$tarball" | cut -d' ' -f1)
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum $version" ] && [ -f "$src/Makefile" ]; then
 	exit 0
 fi
 
-step "unpack: $tarball (Debian linux-source-6.1 $version)"
+step "unpack: $tarball (Debian $source_package $version)"
 rm -rf "$src" "$src.tmp" "$stamp"
 mkdir -p "$src.tmp"
 tar -xf "$tarball" -C "$src.tmp" --strip-components=1 ||

@@ -2,14 +2,15 @@
 # make check-xen: the stock and the patched kernel as Xen PV dom0 on 4
 # vCPUs, under Debian's Xen 4.17 in QEMU, with the I/O-port tests. A Xen PV
 # secondary CPU comes up through xen's cpu_bringup(), not through
-# cpu_init_secondary(); stock 6.1 never sets up its TSS I/O bitmap there,
+# the path that sets up the TSS I/O bitmap (cpu_init_secondary() on 6.1,
+# start_secondary() on 6.12); stock never sets it up there,
 # and Xen is handed the all-zero template: ports a task was never granted
 # are open on vCPUs 1-3. The check wants that leak seen on stock (else it
 # proves nothing) and gone on the patched kernel.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-xdir=$build/xen
+xdir=$top/build/xen	# shared by both trees
 xen=$xdir/xen-4.17
 results=$build/logs/results-xen.txt
 mkdir -p "$xdir" "$build/logs"
