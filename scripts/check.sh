@@ -24,15 +24,13 @@ variants=$native
 case " ${BRIEF_TREES:-} " in *" $tree_version "*) variants=0 ;; esac
 [ $variants = $native ] ||
 	step "check: tree $tree_version without the build variants (make check TREE=$tree_version runs them)"
-base_config=("$top/config/test.config")
-[ $native = 1 ] || base_config+=("$top/config/i386.config")
 mkdir -p "$build/logs"
 : >"$results"
 
 "$top/scripts/tree.sh"
 case $kind in
 patched)
-	"$top/scripts/kbuild.sh" "patched$ksuffix" "$build/tree" "${base_config[@]}" "$top/config/kunit.config"
+	"$top/scripts/kbuild.sh" "patched$ksuffix" "$build/tree" "${patched_config[@]}"
 	# Build tests of the non-default Kconfig choices, booted once below,
 	# and of a kernel without ioperm()/iopl() at all (build only).
 	[ $variants = 0 ] || for m in mode-strict mode-off no-ioperm; do
@@ -46,7 +44,7 @@ debug)
 	[ ! -f "$top/config/debug-$tree_version.config" ] ||
 		debug_config+=("$top/config/debug-$tree_version.config")
 	"$top/scripts/kbuild.sh" "patched-debug$ksuffix" "$build/tree" \
-		"${base_config[@]}" "$top/config/kunit.config" "${debug_config[@]}"
+		"${patched_config[@]}" "${debug_config[@]}"
 	# KASAN, lockdep and friends under TCG are slow: more memory and time.
 	# Full port scans are too slow there; scan every 13th port and the edges.
 	export MEM=1G PROG_TIMEOUT=1800 BOOT_TIMEOUT=3600

@@ -34,8 +34,11 @@ esac
 guest=${GUEST_DIR:-$build/guest$ksuffix}	# the guest's root and initramfs
 # The selftests built into the guest, from tools/testing/selftests/x86
 selftests=(iopl ioperm iopl_mode ioport_access ioport_inherit ioport_switch ioport_stress ioport_nomem ioport_smp)
-# The patched kernel's config: the test config plus the KUnit suite.
-patched_config=("$top/config/test.config" "$top/config/kunit.config")
+# The test config (32-bit on i386), and the patched kernel's: the test
+# config plus the KUnit suite.
+base_config=("$top/config/test.config")
+[ "$karch" = x86_64 ] || base_config+=("$top/config/i386.config")
+patched_config=("${base_config[@]}" "$top/config/kunit.config")
 cpus=${SMP:-4}	# CPUs per boot; scripts/boot.sh and scripts/verdict.sh
 
 # summarize RESULTS: the summary line of a file of PASS/FAIL/SKIP/CHANGED
