@@ -3,9 +3,10 @@
 # boot.sh KERNEL LOG RUNLIST [KERNEL-CMDLINE-WORDS...]
 # RUNLIST is a comma-separated list of /bin programs, or "shell" for an
 # interactive shell on this terminal. Returns QEMU's status (124: timeout).
-# Environment: KARCH (x86_64, or i386 for qemu-system-i386), ACCEL (tcg), SMP (4 CPUs), MEM (512M), INITRD (the guest's
-# initramfs), QEMU_EXTRA (more QEMU options, split on spaces), BOOT_TIMEOUT
-# (900 s), PROG_TIMEOUT (300 s per program).
+# Environment: KARCH (x86_64, or i386 for qemu-system-i386), ACCEL (tcg),
+# SMP (4 CPUs), MEM (512M), INITRD (the guest's initramfs), QEMU_EXTRA
+# (more QEMU options, split on spaces), BOOT_TIMEOUT (900 s), PROG_TIMEOUT
+# (300 s per program).
 # SeaBIOS lists one CPU per socket in its MP table and the test kernels have
 # no ACPI: each CPU is a socket, or -smp 4 brings up one. The guest learns
 # the number as IOPORT_EXPECT_CPUS; verdict.sh checks it in the log.
