@@ -15,7 +15,7 @@ for t in "${trees[@]}"; do
 	export TREE=$t
 	b=$top/build/$t
 	"$top/scripts/tree.sh"
-	"$top/scripts/kbuild.sh" stock "$b/src" "$top/config/test.config"
+	"$top/scripts/kbuild.sh" stock "$b/src" "${base_config[@]}"
 	"$top/scripts/kbuild.sh" patched "$b/tree" "${patched_config[@]}"
 	GUEST_DIR=$b/guest "$top/scripts/guest.sh" "$b/tree"
 	for k in stock patched; do

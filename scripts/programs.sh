@@ -16,7 +16,7 @@ binaries=(/usr/sbin/hwclock /usr/bin/lspci /usr/bin/inb /usr/bin/outb /usr/sbin/
 kernels=(stock patched:iopl=strict patched:iopl=compat patched:iopl=off)
 
 "$top/scripts/tree.sh"
-"$top/scripts/kbuild.sh" stock "$build/src" "$top/config/test.config"
+"$top/scripts/kbuild.sh" stock "$build/src" "${base_config[@]}"
 "$top/scripts/kbuild.sh" patched "$build/tree" "${patched_config[@]}"
 "$top/scripts/guest.sh" "$build/tree"
 
