@@ -29,7 +29,7 @@ log=$1 boot=$2 status=${3:-0}
 [ -f "$log" ] || { echo "FAIL $boot: no console log $log"; exit 1; }
 
 tr -d '\r' <"$log" | awk -v boot="$boot" -v status="$status" \
-	-v allow_skip="${ALLOW_SKIP:-}" \
+	-v allow_skip="${ALLOW_SKIP:-}" -v expect_kunit="${EXPECT_KUNIT:-}" \
 	-v forbid="${FORBID:-}" -v cpus="${EXPECT_CPUS:-$cpus}" '
 function result(kind, name, reason) {
 	if (kind == "SKIP" && (allow_skip == "" || name !~ allow_skip))
