@@ -46,13 +46,21 @@ static const struct perm wide2 = { "wide2", { { 0x84, 1 }, { 0xffe8, 8 } } };
 /* 16 single ports 4 KiB (0x1000 ports) apart, and 64 at random */
 static const struct perm scatter = { "scatter", .singles = 16, .first = 0x80, .step = 0x1000 };
 static const struct perm random64 = { "random64", .singles = 64 };
+/* Dense maps: the ISA range (as an X server asks), everything, nearly so */
+static const struct perm isa = { "ISA", { { 0, 1024 } } };
+static const struct perm dense = { "dense", { { 0, 65536 } } };
+static const struct perm nearly = { "nearly-dense", { { 0x100, 0xff00 } } };
+/* One port in every other 64-port block: 512 runs of one block */
+static const struct perm adversary = { "adversary", .singles = 512, .first = 0x20, .step = 128 };
 
 static const struct { const struct perm *a, *b; } scenarios[] = {
 	{ &plain, &plain }, { &iopl3, &plain }, { &low, &plain },
 	{ &high, &plain }, { &low, &low2 }, { &high, &high2 },
 	{ &high, &low }, { &iopl3, &iopl3 }, { &wide, &low },
 	{ &wide, &plain }, { &wide, &wide2 }, { &scatter, &low },
-	{ &random64, &low }, { &iopl3, &wide },
+	{ &random64, &low }, { &iopl3, &wide }, { &isa, &low },
+	{ &isa, &isa }, { &dense, &plain }, { &dense, &low },
+	{ &dense, &nearly }, { &adversary, &low }, { &adversary, &adversary },
 };
 
 /* The ioperm() call: toggle one port while another range stays open. */

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TSC cycles of one TSS bitmap update, stock against series, for `make
+ * bench`. Runs on this machine's CPU in user space: the update code and
+ * ksys_ioperm() of each tree are compiled from its own source (variant.c,
+ * scripts/cycles.sh); nothing is loaded into the kernel.
+ *
+ * For each scenario, two tasks A and B with their own I/O bitmaps built
+ * by the tree's ksys_ioperm(), and one TSS: install A, B, A, B, ... (the
+ * copy that a switch to the task does on exit to user mode). Hot: caches
+ * warm, each sample is a batch of BATCH installs divided by BATCH (the
+ * TSC of a VM may tick in steps of tens of cycles). Cold: both bitmaps
+ * and the TSS's bitmap data flushed with clflush before each install,
+ * which is timed alone. Stock and series alternate within each round, so
+ * that both see the same machine. The cost of a big copy depends on the
+ * physical pages of its source and destination (cache sets, aliasing),
+ * so each scenario runs on LAYOUTS fresh allocations of the TSS and the
+ * bitmaps, kept until the end. After every sample the TSS must grant
+ * exactly what the task's bitmap grants, or the program fails.
+ *
+ * Output, one line per scenario: name, then stock hot min/median, series
+ * hot min/median, stock cold min/median, series cold min/median, in TSC
+ * cycles per install, the timing overhead (an empty measured call)
+ * subtracted.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <x86intrin.h>
+
+#define ROUNDS	1000
+#define LAYOUTS	10	/* fresh allocations per scenario */
+#define BATCH	64
+
+/* The kernel's memcpy()/memset() on an ERMS/FSRM CPU: rep movsb/stosb */
+void *memcpy(void *dst, const void *src, size_t n)
+{
+	void *ret = dst;
+
+	asm volatile("rep movsb" : "+D" (dst), "+S" (src), "+c" (n) : : "memory");
+	return ret;
+}
+
+void *memset(void *dst, int c, size_t n)
+{
+	void *ret = dst;
+
+	asm volatile("rep stosb" : "+D" (dst), "+c" (n) : "a" (c) : "memory");
+	return ret;
+}
+
+struct variant {
+	const char *name;
+	void *(*new_tss)(void);
+	void *(*new_task)(void);
+	int (*ioperm)(void *task, unsigned long from, unsigned long num, int on);
+	void (*update)(void *tss, void *task);
+	int (*differs)(void *tss, void *task);
+	void (*flush)(void *tss, void *task);
+	void (*sizes)(size_t *iobm, size_t *tss);
+};
+
+#define DECLARE_VARIANT(p)						\
+	void *p##_new_tss(void);					\
+	void *p##_new_task(void);					\
+	int p##_ioperm(void *, unsigned long, unsigned long, int);	\
+	void p##_update(void *, void *);				\
+	int p##_differs(void *, void *);				\
+	void p##_flush(void *, void *);					\
+	void p##_sizes(size_t *, size_t *);				\
+	static const struct variant p = { #p, p##_new_tss, p##_new_task, \
+		p##_ioperm, p##_update, p##_differs, p##_flush, p##_sizes }
+DECLARE_VARIANT(stock);
+DECLARE_VARIANT(series);
+
+struct perm {
+	const char *name;
+	unsigned int ranges[2][2];	/* up to two ranges: {from, num} */
+	unsigned int singles;		/* and this many single ports: */
+	unsigned int first, step;	/* first + k * step, or random if !step */
+};
+
+/* The scenarios of guest/bench.c, with the same ports */
+static const struct perm plain = { "plain" };
+static const struct perm low = { "low", { { 0x80, 8 } } };
+static const struct perm low2 = { "low", { { 0x2e0, 8 } } };
+static const struct perm high = { "high", { { 0xfff0, 8 } } };
+static const struct perm high2 = { "high", { { 0xc000, 8 } } };
+static const struct perm wide = { "wide", { { 0x80, 1 }, { 0xfff8, 8 } } };
+static const struct perm wide2 = { "wide2", { { 0x84, 1 }, { 0xffe8, 8 } } };
+static const struct perm scatter = { "scatter", .singles = 16, .first = 0x80, .step = 0x1000 };
+static const struct perm random64 = { "random64", .singles = 64 };
+static const struct perm isa = { "ISA", { { 0, 1024 } } };
+static const struct perm dense = { "dense", { { 0, 65536 } } };
+static const struct perm nearly = { "nearly-dense", { { 0x100, 0xff00 } } };
+/* One port in every other 64-port block: 512 runs of one block */
+static const struct perm adversary = { "adversary", .singles = 512, .first = 0x20, .step = 128 };
+
+static const struct { const struct perm *a, *b; } scenarios[] = {
+	{ &plain, &plain }, { &low, &plain }, { &high, &plain },
+	{ &low, &low2 }, { &high, &high2 }, { &high, &low },
+	{ &wide, &low }, { &wide, &plain }, { &wide, &wide2 },
+	{ &scatter, &low }, { &random64, &low }, { &isa, &low },
+	{ &isa, &isa }, { &dense, &plain }, { &dense, &low },
+	{ &dense, &nearly }, { &adversary, &low }, { &adversary, &adversary },
+};
+
+static void apply(const struct variant *v, void *task, const struct perm *p)
+{
+	unsigned int seed = 12345;
+
+	for (int i = 0; i < 2; i++)
+		if (p->ranges[i][1] && v->ioperm(task, p->ranges[i][0], p->ranges[i][1], 1))
+			goto fail;
+	for (unsigned int k = 0; k < p->singles; k++) {
+		seed = seed * 1103515245 + 12345;
+		if (v->ioperm(task, p->step ? p->first + k * p->step : seed >> 16, 1, 1))
+			goto fail;
+	}
+	return;
+fail:
+	fprintf(stderr, "cycles: %s ksys_ioperm() failed for %s\n", v->name, p->name);
+	exit(1);
+}
+
+static inline unsigned long long tsc(void)
+{
+	unsigned int aux;
+
+	_mm_lfence();
+	return __rdtscp(&aux);
+}
+
+static void nothing(void *tss, void *task) { }
+
+/* Cycles per install of @n installs of @task[0], @task[1], ... */
+static double timed(void (*fn)(void *, void *), void *tss, void **task, int n)
+{
+	unsigned long long t0 = tsc();
+
+	for (int i = 0; i < n; i++)
+		fn(tss, task[i & 1]);
+	return (double)(tsc() - t0) / n;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double overhead[2];	/* per install, hot (batched) and cold */
+
+static void report(double *s, int n, int cold)
+{
+	qsort(s, n, sizeof(*s), cmp);
+	for (int i = 0; i <= n / 2; i += n / 2)
+		printf(" %.1f", s[i] > overhead[cold] ? s[i] - overhead[cold] : 0);
+}
+
+int main(void)
+{
+	static double samples[2][2][ROUNDS];
+	const struct variant *v[2] = { &stock, &series };
+	void *none[2] = { NULL, NULL };
+	double o[ROUNDS];
+
+	for (int cold = 0; cold < 2; cold++) {
+		for (int i = 0; i < ROUNDS; i++)
+			o[i] = timed(nothing, NULL, none, cold ? 1 : BATCH);
+		qsort(o, ROUNDS, sizeof(*o), cmp);
+		overhead[cold] = o[0];
+	}
+
+	for (size_t s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]); s++) {
+		void *tss[2], *task[2][2];
+
+		/* cold = 0: hot, 1: cold; rounds alternate stock and series */
+		for (int r = 0; r < ROUNDS; r++) {
+			if (r % (ROUNDS / LAYOUTS) == 0) {
+				for (int k = 0; k < 2; k++) {
+					tss[k] = v[k]->new_tss();
+					task[k][0] = v[k]->new_task();
+					task[k][1] = v[k]->new_task();
+					apply(v[k], task[k][0], scenarios[s].a);
+					apply(v[k], task[k][1], scenarios[s].b);
+				}
+			}
+			for (int cold = 0; cold < 2; cold++) {
+				for (int k = 0; k < 2; k++) {
+					void *t[2] = { task[k][r & 1], task[k][!(r & 1)] };
+					int n = cold ? 1 : BATCH;
+
+					if (cold) {
+						v[k]->flush(tss[k], t[0]);
+						v[k]->flush(tss[k], t[1]);
+						_mm_mfence();
+					}
+					samples[k][cold][r] = timed(v[k]->update, tss[k], t, n);
+					if (v[k]->differs(tss[k], t[(n - 1) & 1])) {
+						fprintf(stderr, "cycles: %s: the TSS does not match %s after an update\n",
+							v[k]->name, r & 1 ? scenarios[s].b->name : scenarios[s].a->name);
+						return 1;
+					}
+				}
+			}
+		}
+		printf("%s/%s", scenarios[s].a->name, scenarios[s].b->name);
+		for (int cold = 0; cold < 2; cold++)
+			for (int k = 0; k < 2; k++)
+				report(samples[k][cold], ROUNDS, cold);
+		printf("\n");
+	}
+	for (int k = 0; k < 2; k++) {
+		size_t iobm, tss;
+
+		v[k]->sizes(&iobm, &tss);
+		printf("# %s: struct io_bitmap %zu bytes, TSS bitmap data before mapall %zu bytes\n",
+		       v[k]->name, iobm, tss);
+	}
+	return 0;
+}
