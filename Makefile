@@ -28,6 +28,11 @@ tree: src
 export:
 	@$(T) $(S)/export.sh
 
+# The series as mails in build/$TREE/outgoing/, cover letter and To:/Cc:
+# included; a person signs the series and sends them.
+outgoing:
+	@$(T) $(S)/outgoing.sh
+
 checkpatch: tree
 	@$(T) $(S)/checkpatch.sh
 
