@@ -46,7 +46,7 @@ xen_boot() {
 		-cpu max -smp "$cpus,sockets=$cpus,cores=1,threads=1" -m 2048 -nodefaults -no-reboot \
 		-display none -kernel "$xen" \
 		-append "console=com1 com1=115200,8n1 dom0_mem=1024M,max:1024M dom0_max_vcpus=$cpus dom0=pv smap=0" \
-		-initrd "$build/$kind-xen/bzImage console=hvc0 earlyprintk=xen panic=-1 run=$runlist timeout=${PROG_TIMEOUT:-300} IOPORT_EXPECT_CPUS=$cpus IOPL_EXPECT_MODE=compat IOPORT_SCAN_STEP=13,$guest/initramfs.cpio" \
+		-initrd "$build/$kind-xen/bzImage console=hvc0 earlyprintk=xen panic=-1 run=$runlist timeout=${PROG_TIMEOUT:-300} IOPORT_EXPECT_CPUS=$cpus IOPL_EXPECT_MODE=compat IOPORT_SCAN=full IOPORT_SCAN_STEP=13,$guest/initramfs.cpio" \
 		-chardev "file,id=con,path=$log" -serial chardev:con </dev/null || status=$?
 	tr -d '\r' <"$log" | grep -v '^(XEN)' >"$log.dom0"
 	"$top/scripts/verdict.sh" "$log.dom0" "xen/$kind" "$status" || true

@@ -1,0 +1,70 @@
+#!/bin/bash
+# The selftests must be safe on a real machine: run without IOPORT_SCAN=full
+# they may let reads through to no port but 0x80 and 0xed. QEMU traces every
+# port access that reaches a device; three boots of the patched kernel:
+#   base: the tree's ioperm selftest only (what the kernel's own boot and
+#         an upstream test touch)
+#   safe: ioperm and our selftests, as they run by default
+#   full: the same with IOPORT_SCAN=full, as every other boot runs them
+# safe minus base must be at most {0x80, 0xed}; full minus base must be
+# more, or the trace sees nothing and this check proves nothing.
+# Prints PASS/FAIL lines; porttrace.sh [KERNEL-NAME] (default: patched).
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+kernel=${1:-patched}
+logs=$build/logs
+mode=$(sed -n 's/^CONFIG_X86_IOPL_MODE_\([A-Z]*\)=y$/\1/p' "$build/$kernel/.config" | tr A-Z a-z)
+[ -n "$mode" ] || die "porttrace: no CONFIG_X86_IOPL_MODE_* in $build/$kernel/.config"
+ours=(iopl_mode ioport_access ioport_inherit ioport_switch ioport_stress ioport_smp ioport_nomem)
+allowed="0x80 0xed"
+
+# ports LOG: the I/O ports (below 0x10000) that CPUs accessed, one per line
+ports() {
+	awk 'function hex(s,   v, i) {
+		v = 0
+		for (i = 3; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	$2 == "cpu" && $3 ~ /^[0-9]+$/ {
+		for (i = 4; i < NF; i++) {
+			if ($i == "addr") addr = hex($(i + 1))
+			if ($i == "size") size = $(i + 1)
+		}
+		if (addr < 65536)
+			for (p = addr; p < addr + size; p++)
+				printf "0x%x\n", p
+	}' "$1" | sort -u
+}
+
+# boot NAME SCAN RUNLIST: a traced boot; its verdict lines go to stdout
+boot() {
+	local name=$1 scan=$2 runlist=$3 trace=$logs/porttrace-$1.trace status=0
+	step "porttrace: boot $name (IOPORT_SCAN=$scan, log: $logs/porttrace-$name.log)"
+	rm -f "$trace"
+	IOPORT_SCAN=$scan QEMU_EXTRA="-trace memory_region_ops_read -trace memory_region_ops_write -D $trace" \
+		"$top/scripts/boot.sh" "$build/$kernel/bzImage" "$logs/porttrace-$name.log" "$runlist" \
+		IOPL_EXPECT_MODE="$mode" || status=$?
+	ALLOW_SKIP='/ioport_nomem/' "$top/scripts/verdict.sh" "$logs/porttrace-$name.log" \
+		"porttrace-$name" "$status" | grep -v '^PASS ' || true
+	[ -s "$trace" ] || { echo "FAIL porttrace/$name: QEMU wrote no trace to $trace"; return 0; }
+	ports "$trace" >"$logs/porttrace-$name.ports"
+}
+
+boot base default ioperm
+boot safe default "$(IFS=,; echo "ioperm,${ours[*]}")"
+boot full full "$(IFS=,; echo "ioperm,${ours[*]}")"
+
+extra() { comm -23 "$logs/porttrace-$1.ports" "$logs/porttrace-base.ports"; }
+safe=$(extra safe | paste -sd ' ')
+full=$(extra full | wc -l)
+bad=$(extra safe | grep -vxF -f <(tr ' ' '\n' <<<"$allowed") | paste -sd ' ' || true)
+echo "# porttrace: by default our selftests let reads through to ${safe:-no port} beyond the base boot; with IOPORT_SCAN=full to $full ports" >&2
+if [ -n "$bad" ]; then
+	echo "FAIL porttrace/safe-by-default: reads reached ports beyond $allowed: $(cut -c1-200 <<<"$bad")"
+elif [ "$full" -le 2 ]; then
+	echo "FAIL porttrace/sees-reads: with IOPORT_SCAN=full only $full ports beyond the base boot: the trace misses permitted reads"
+else
+	echo "PASS porttrace/safe-by-default: ${safe:-none} beyond the base boot (IOPORT_SCAN=full: $full ports)"
+fi
