@@ -104,3 +104,29 @@ done
 	echo
 	sed -n 's/^\([0-9.]*\) # /\1 /p' "$work/results.txt"
 } | tee "$out/cycles.txt"
+
+if command -v gnuplot >/dev/null; then
+	plot="plot "
+	col=3
+	for t in "${trees[@]}"; do
+		grep "^$t," "$out/cycles.csv" >"$work/$t.csv"
+		plot+="\"$work/$t.csv\" using $col:xtic(2) title \"$t stock\", "
+		plot+="\"\" using $((col + 1)) title \"$t series\", "
+	done
+	gnuplot <<-GP || die "cycles: gnuplot failed"
+		set terminal pngcairo size 1100,500
+		set output "$out/cycles.png"
+		set datafile separator ","
+		set title "TSC cycles per TSS bitmap update, hot caches, median (user space on the host CPU, not a whole switch)"
+		set style data histograms
+		set style histogram clustered gap 1
+		set style fill solid 0.8 border -1
+		set xtics rotate by -30 noenhanced
+		set ylabel "cycles"
+		set rmargin 10
+		set yrange [0:*]
+		set key top left
+		${plot%, }
+	GP
+	step "cycles: $out/cycles.csv, $out/cycles.png, $out/cycles.txt"
+fi
