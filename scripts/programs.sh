@@ -25,6 +25,7 @@ step "programs: initramfs with ${binaries[*]##*/} and their libraries"
 rm -rf "$root"
 mkdir -p "$(dirname "$root")"
 cp -a "$guest/root" "$root"
+mkdir -p "$root/tmp"	# stress-ng wants a writable temp-path
 gcc -static -O2 -Wall -o "$root/bin/programs" "$top/guest/programs.c" ||
 	die "programs: compiling guest/programs.c failed"
 for b in "${binaries[@]}"; do
