@@ -60,7 +60,8 @@ judge() {
 	if [ "$status" = "exit 0" ] && { [ -z "$want" ] || grep -Eq "$want" <<<"$out"; }; then
 		msg=$(grep -Em1 "${want:-.}" <<<"$out" || true)
 		[ "$prog" != stress-ng ] ||	# bogo ops of the ioport stressor
-			msg="ioport $(awk '/metrc: \[[0-9]+\] ioport/ { print $5 }' <<<"$out") bogo ops in 5 s, 4 workers, next to a switch stressor"
+			msg=$(awk '/metrc: \[[0-9]+\] (ioport|switch) +[0-9]+ +[0-9.]+ / { n[$4] = $5 }
+				END { printf "ioport %s bogo ops (4 workers), switch %s, in 5 s", n["ioport"], n["switch"] }' <<<"$out")
 		[ "$retries" = 0 ] || msg+=" (after $retries clock-tick synchronization failure(s), run again)"
 		printf 'works\t%s\n' "${msg:-(no output)}"
 	else
