@@ -12,7 +12,7 @@ ONE := $(or $(TREE),6.12)
 export TREES := $(or $(TREE),6.1 6.12)
 T := TREE=$(ONE)
 
-.PHONY: all deps src tree export outgoing checkpatch bench bench-cycles check-all check-debug check-series check-xen check-debcfg docs programs stock patched guest run shell check check-stock check-i386 test-harness clean
+.PHONY: all deps src tree export outgoing checkpatch bench bench-cycles x86-selftests fuzz check-all check-debug check-series check-xen check-debcfg docs programs stock patched guest run shell check check-stock check-i386 test-harness clean
 
 all: check
 
@@ -82,6 +82,9 @@ check-all: deps
 	@$(MAKE) --no-print-directory check-debcfg
 	@$(MAKE) --no-print-directory check-debug
 	@$(MAKE) --no-print-directory check-series
+	@$(MAKE) --no-print-directory x86-selftests TREE=6.12
+	@$(MAKE) --no-print-directory x86-selftests TREE=6.1
+	@$(MAKE) --no-print-directory fuzz
 
 # Every patch of the series builds and boots on its own.
 check-series: deps
@@ -112,6 +115,16 @@ bench: deps
 
 bench-cycles: deps
 	@$(S)/cycles.sh
+
+# The tree's whole x86 selftest directory on stock and patched, 64-bit on
+# x86_64 and 32-bit on i386 kernels (TREE=6.12 by default).
+x86-selftests: deps
+	@$(T) $(S)/x86selftests.sh
+	@$(T) KARCH=i386 $(S)/x86selftests.sh
+
+# trinity on the sanitizer kernel, iopl=compat and iopl=strict.
+fuzz: deps
+	@$(T) $(S)/fuzz.sh
 
 test-harness:
 	@tests/harness/run.sh

@@ -8,7 +8,8 @@ packages=(linux-source-6.1 linux-source-6.12 linux-config-6.1 linux-config-6.12
 	libssl-dev cpio xz-utils ccache busybox-static libc6-dev perl python3
 	gnuplot-nox
 	util-linux pciutils ioport coreboot-utils stress-ng	# make programs runs these
-	python3-sphinx python3-sphinx-rtd-theme)	# make docs
+	python3-sphinx python3-sphinx-rtd-theme	# make docs
+	trinity)	# make fuzz
 
 missing=()
 for p in "${packages[@]}"; do
