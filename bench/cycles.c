@@ -73,50 +73,19 @@ struct variant {
 DECLARE_VARIANT(stock);
 DECLARE_VARIANT(series);
 
-struct perm {
-	const char *name;
-	unsigned int ranges[2][2];	/* up to two ranges: {from, num} */
-	unsigned int singles;		/* and this many single ports: */
-	unsigned int first, step;	/* first + k * step, or random if !step */
-};
-
-/* The scenarios of guest/bench.c, with the same ports */
-static const struct perm plain = { "plain" };
-static const struct perm low = { "low", { { 0x80, 8 } } };
-static const struct perm low2 = { "low", { { 0x2e0, 8 } } };
-static const struct perm high = { "high", { { 0xfff0, 8 } } };
-static const struct perm high2 = { "high", { { 0xc000, 8 } } };
-static const struct perm wide = { "wide", { { 0x80, 1 }, { 0xfff8, 8 } } };
-static const struct perm wide2 = { "wide2", { { 0x84, 1 }, { 0xffe8, 8 } } };
-static const struct perm scatter = { "scatter", .singles = 16, .first = 0x80, .step = 0x1000 };
-static const struct perm random64 = { "random64", .singles = 64 };
-static const struct perm isa = { "ISA", { { 0, 1024 } } };
-static const struct perm dense = { "dense", { { 0, 65536 } } };
-static const struct perm nearly = { "nearly-dense", { { 0x100, 0xff00 } } };
-/* One port in every other 64-port block: 512 runs of one block */
-static const struct perm adversary = { "adversary", .singles = 512, .first = 0x20, .step = 128 };
-
-static const struct { const struct perm *a, *b; } scenarios[] = {
-	{ &plain, &plain }, { &low, &plain }, { &high, &plain },
-	{ &low, &low2 }, { &high, &high2 }, { &high, &low },
-	{ &wide, &low }, { &wide, &plain }, { &wide, &wide2 },
-	{ &scatter, &low }, { &random64, &low }, { &isa, &low },
-	{ &isa, &isa }, { &dense, &plain }, { &dense, &low },
-	{ &dense, &nearly }, { &adversary, &low }, { &adversary, &adversary },
-};
+/* The scenarios of guest/bench.c; those with iopl(3) copy no bitmap */
+#include "../guest/scenarios.h"
 
 static void apply(const struct variant *v, void *task, const struct perm *p)
 {
 	unsigned int seed = 12345;
 
 	for (int i = 0; i < 2; i++)
-		if (p->ranges[i][1] && v->ioperm(task, p->ranges[i][0], p->ranges[i][1], 1))
+		if (p->ports[i][1] && v->ioperm(task, p->ports[i][0], p->ports[i][1], 1))
 			goto fail;
-	for (unsigned int k = 0; k < p->singles; k++) {
-		seed = seed * 1103515245 + 12345;
-		if (v->ioperm(task, p->step ? p->first + k * p->step : seed >> 16, 1, 1))
+	for (unsigned int k = 0; k < p->singles; k++)
+		if (v->ioperm(task, perm_single(p, k, &seed), 1, 1))
 			goto fail;
-	}
 	return;
 fail:
 	fprintf(stderr, "cycles: %s ksys_ioperm() failed for %s\n", v->name, p->name);
@@ -175,6 +144,9 @@ int main(void)
 
 	for (size_t s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]); s++) {
 		void *tss[2], *task[2][2];
+
+		if (scenarios[s].a->iopl || scenarios[s].b->iopl)
+			continue;
 
 		/* cold = 0: hot, 1: cold; rounds alternate stock and series */
 		for (int r = 0; r < ROUNDS; r++) {

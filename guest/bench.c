@@ -27,41 +27,7 @@
 #define ROUNDS	5000
 #define WARMUP	500
 
-struct perm {
-	const char *name;
-	unsigned int ports[2][2];	/* up to two ranges: {from, num} */
-	unsigned int singles;		/* and this many single ports: */
-	unsigned int first, step;	/* first + k * step, or random if !step */
-	int iopl;
-};
-
-static const struct perm plain = { "plain" };
-static const struct perm iopl3 = { "iopl", .iopl = 3 };
-static const struct perm low = { "low", { { 0x80, 8 } } };
-static const struct perm low2 = { "low", { { 0x2e0, 8 } } };
-static const struct perm high = { "high", { { 0xfff0, 8 } } };
-static const struct perm high2 = { "high", { { 0xc000, 8 } } };
-static const struct perm wide = { "wide", { { 0x80, 1 }, { 0xfff8, 8 } } };
-static const struct perm wide2 = { "wide2", { { 0x84, 1 }, { 0xffe8, 8 } } };
-/* 16 single ports 4 KiB (0x1000 ports) apart, and 64 at random */
-static const struct perm scatter = { "scatter", .singles = 16, .first = 0x80, .step = 0x1000 };
-static const struct perm random64 = { "random64", .singles = 64 };
-/* Dense maps: the ISA range (as an X server asks), everything, nearly so */
-static const struct perm isa = { "ISA", { { 0, 1024 } } };
-static const struct perm dense = { "dense", { { 0, 65536 } } };
-static const struct perm nearly = { "nearly-dense", { { 0x100, 0xff00 } } };
-/* One port in every other 64-port block: 512 runs of one block */
-static const struct perm adversary = { "adversary", .singles = 512, .first = 0x20, .step = 128 };
-
-static const struct { const struct perm *a, *b; } scenarios[] = {
-	{ &plain, &plain }, { &iopl3, &plain }, { &low, &plain },
-	{ &high, &plain }, { &low, &low2 }, { &high, &high2 },
-	{ &high, &low }, { &iopl3, &iopl3 }, { &wide, &low },
-	{ &wide, &plain }, { &wide, &wide2 }, { &scatter, &low },
-	{ &random64, &low }, { &iopl3, &wide }, { &isa, &low },
-	{ &isa, &isa }, { &dense, &plain }, { &dense, &low },
-	{ &dense, &nearly }, { &adversary, &low }, { &adversary, &adversary },
-};
+#include "scenarios.h"
 
 /* The ioperm() call: toggle one port while another range stays open. */
 static const struct {
@@ -88,11 +54,9 @@ static void apply(const struct perm *p)
 	for (int i = 0; i < 2; i++)
 		if (p->ports[i][1] && ioperm(p->ports[i][0], p->ports[i][1], 1))
 			exit(2);
-	for (unsigned int k = 0; k < p->singles; k++) {
-		seed = seed * 1103515245 + 12345;
-		if (ioperm(p->step ? p->first + k * p->step : seed >> 16, 1, 1))
+	for (unsigned int k = 0; k < p->singles; k++)
+		if (ioperm(perm_single(p, k, &seed), 1, 1))
 			exit(2);
-	}
 	if (p->iopl && iopl(p->iopl))
 		exit(2);
 }
