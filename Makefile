@@ -122,7 +122,8 @@ x86-selftests: deps
 	@$(T) $(S)/x86selftests.sh
 	@$(T) KARCH=i386 $(S)/x86selftests.sh
 
-# trinity on the sanitizer kernel, iopl=compat and iopl=strict.
+# trinity and guest/ioport_fuzz.c on the sanitizer kernel, iopl=compat and
+# iopl=strict.
 fuzz: deps
 	@$(T) $(S)/fuzz.sh
 

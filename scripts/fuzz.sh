@@ -1,17 +1,25 @@
 #!/bin/bash
-# make fuzz: trinity (Debian's package) on the sanitizer kernel of the
-# series (config/debug.config: KASAN, UBSAN, lockdep, kmemleak, ...), 4
-# CPUs, in iopl=compat and iopl=strict: 4 children, $FUZZ_SYSCALLS
-# (default 100000) system calls per boot among the ones that reach the I/O
-# bitmap code (iopl, ioperm, clone, fork, execve, exit, exit_group, wait4,
-# sched_yield, ptrace). The console is checked as make check-debug checks
-# it (scripts/verdict.sh: any BUG, KASAN, UBSAN, lockdep, KFENCE or
-# kmemleak line fails). Prints "trinity: N syscalls, R kernel reports".
+# make fuzz: random system calls on the sanitizer kernel of the series
+# (config/debug.config: KASAN, UBSAN, lockdep, kmemleak, ...), 4 CPUs, in
+# iopl=compat and iopl=strict. In each boot, at the same time:
+#  - Debian's trinity, 4 children, $FUZZ_TRINITY_SYSCALLS (50000) calls
+#    among iopl, execve, wait4 and sched_yield. Trinity marks ioperm,
+#    clone, fork, exit, exit_group and ptrace AVOID_SYSCALL and never makes
+#    them, even when named with -c;
+#  - guest/ioport_fuzz.c for those: $FUZZ_OWN_SYSCALLS (100000) random
+#    ioperm, iopl, clone, fork, vfork, execve, exit, wait4, ptrace,
+#    sched_yield and sched_setaffinity calls, each task checking that port
+#    0x80 and CLI/STI behave as its own shadow of its permissions says.
+# The console is checked as make check-debug checks it (scripts/verdict.sh:
+# any BUG, KASAN, UBSAN, lockdep, KFENCE or kmemleak line fails) and the
+# numbers of calls by scripts/fuzz-count.sh. Prints "fuzz: N syscalls
+# (trinity T, ioport_fuzz O), R kernel reports".
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 [ -x /usr/bin/trinity ] || die "fuzz: /usr/bin/trinity is missing (make deps installs it)"
-calls=${FUZZ_SYSCALLS:-100000}
+trinity_calls=${FUZZ_TRINITY_SYSCALLS:-50000}
+own_calls=${FUZZ_OWN_SYSCALLS:-100000}
 root=$build/guest-fuzz/root
 initrd=$build/guest-fuzz/initramfs.cpio
 debug_config=("$top/config/debug.config")
@@ -30,44 +38,36 @@ install -D /usr/bin/trinity "$root/usr/bin/trinity"
 ldd /usr/bin/trinity | grep -o '/[^ ]*' | while read -r lib; do
 	install -D "$(readlink -f "$lib")" "$root$lib"
 done
-# init runs /bin programs without arguments: a wrapper gives trinity its own
-gcc -static -O2 -Wall -o "$root/bin/fuzz" -x c - <<-C || die "fuzz: compiling the wrapper failed"
-	#include <stdio.h>
-	#include <stdlib.h>
-	#include <unistd.h>
-	int main(void)
-	{
-		const char *n = getenv("FUZZ_SYSCALLS");
-		if (chdir("/tmp") && chdir("/"))
-			return 2;
-		execl("/usr/bin/trinity", "trinity", "--dangerous", "-q", "-C", "4",
-		      "-N", n ? n : "$calls", "-c", "iopl", "-c", "ioperm", "-c", "clone",
-		      "-c", "fork", "-c", "execve", "-c", "exit", "-c", "exit_group",
-		      "-c", "wait4", "-c", "sched_yield", "-c", "ptrace", (char *)NULL);
-		perror("execl trinity");
-		return 2;
-	}
-C
+# init runs /bin programs without arguments: guest/fuzz.c starts both
+for prog in fuzz ioport_fuzz; do
+	gcc -static -O2 -g -std=gnu99 -pthread -Wall -o "$root/bin/$prog" "$top/guest/$prog.c" ||
+		die "fuzz: compiling guest/$prog.c failed"
+done
 mkdir -p "$root/tmp"
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$initrd" ||
 	die "fuzz: cpio failed"
 
 results=$build/logs/results-fuzz.txt
 : >"$results"
-total=0 reports=0
+total=0 total_trinity=0 total_own=0 reports=0
 for mode in compat strict; do
 	log=$build/logs/boot-fuzz-$mode.log
-	step "fuzz: trinity, $calls system calls, iopl=$mode, sanitizer kernel (log: $log; several minutes)"
+	step "fuzz: trinity ($trinity_calls calls) and ioport_fuzz ($own_calls calls), iopl=$mode, sanitizer kernel (log: $log; about 13 minutes)"
 	status=0
 	MEM=1G PROG_TIMEOUT=3000 BOOT_TIMEOUT=3600 INITRD=$initrd \
 		"$top/scripts/boot.sh" "$build/patched-debug/bzImage" "$log" fuzz "iopl=$mode" \
-		FUZZ_SYSCALLS="$calls" || status=$?
+		FUZZ_MODE="$mode" FUZZ_TRINITY_SYSCALLS="$trinity_calls" FUZZ_OWN_SYSCALLS="$own_calls" ||
+		status=$?
 	"$top/scripts/verdict.sh" "$log" "fuzz/$mode" "$status" | tee -a "$results" || true
-	n=$(tr -d '\r' <"$log" | sed -n 's/.*Ran \([0-9]*\) syscalls.*/\1/p' | tail -n 1)
+	counts=$("$top/scripts/fuzz-count.sh" "$log" "fuzz/$mode" "$trinity_calls" "$own_calls" 2>&1 >>"$results") || true
+	grep "^FAIL fuzz/$mode/[a-z-]*count\|^FAIL fuzz/$mode/trinity-" "$results" || true
+	n=$(sed -n 's/.* trinity \([0-9]*\) syscalls.*/\1/p' <<<"$counts")
+	o=$(sed -n 's/.* ioport_fuzz \([0-9]*\) syscalls.*/\1/p' <<<"$counts")
 	r=$(grep -c '^FAIL fuzz/'"$mode"': .*\(BUG\|KASAN\|UBSAN\|WARNING\|lockdep\|circular\|RCU\|KFENCE\|leak\|Oops\)' "$results" || true)
-	echo "# trinity iopl=$mode: ${n:-no count} syscalls, $r kernel reports" >&2
-	[ -n "$n" ] && [ "$n" -ge "$calls" ] || echo "FAIL fuzz/$mode/count: trinity ran ${n:-no} syscalls, expected $calls" | tee -a "$results"
-	total=$((total + ${n:-0})) reports=$((reports + r))
+	echo "$counts, $r kernel reports" >&2
+	total_trinity=$((total_trinity + ${n:-0})) total_own=$((total_own + ${o:-0}))
+	reports=$((reports + r))
 done
-echo "trinity: $total syscalls, $reports kernel reports"
+total=$((total_trinity + total_own))
+echo "fuzz: $total syscalls (trinity $total_trinity, ioport_fuzz $total_own), $reports kernel reports"
 summarize "$results"

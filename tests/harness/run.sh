@@ -8,14 +8,29 @@
 # and, when logs/NAME.kunit exists, KUnit results (EXPECT_KUNIT=1);
 # logs/NAME.expect is verdict.sh's exact expected output.
 # The exit status must be 1 exactly when a FAIL line is expected.
+# Then scripts/fuzz-count.sh on the recorded make fuzz logs in fuzz/:
+# fuzz/NAME.log with the arguments in fuzz/NAME.args (trinity's and
+# ioport_fuzz's numbers of calls), fuzz/NAME.expect its exact output.
 set -euo pipefail
 dir=$(cd "$(dirname "$0")" && pwd)
-verdict=$dir/../../scripts/verdict.sh
+scripts=$dir/../../scripts
 bad=0
+
+# judge TEST EXPECT RC OUT: OUT and RC against the file EXPECT
+judge() {
+	local want_rc=0
+	grep -q '^FAIL ' "$2" && want_rc=1
+	if [ "$4" = "$(cat "$2")" ] && [ "$3" = "$want_rc" ]; then
+		echo "PASS host/$1"
+	else
+		echo "FAIL host/$1: the script said (exit $3):"
+		printf '%s\n' "$4" | sed 's/^/    /'
+		bad=1
+	fi
+}
 
 for log in "$dir"/logs/*.log; do
 	name=$(basename "$log" .log)
-	expect=$dir/logs/$name.expect
 	status=0
 	[ -f "$dir/logs/$name.status" ] && status=$(cat "$dir/logs/$name.status")
 	allow=
@@ -28,15 +43,14 @@ for log in "$dir"/logs/*.log; do
 	[ -f "$dir/logs/$name.kunit" ] && kunit=1
 	rc=0
 	out=$(ALLOW_SKIP=$allow EXPECT_CPUS=$cpus FORBID=$forbid EXPECT_KUNIT=$kunit \
-		"$verdict" "$log" t "$status") || rc=$?
-	want_rc=0
-	grep -q '^FAIL ' "$expect" && want_rc=1
-	if [ "$out" = "$(cat "$expect")" ] && [ "$rc" = "$want_rc" ]; then
-		echo "PASS host/verdict/$name"
-	else
-		echo "FAIL host/verdict/$name: verdict.sh said (exit $rc):"
-		printf '%s\n' "$out" | sed 's/^/    /'
-		bad=1
-	fi
+		"$scripts/verdict.sh" "$log" t "$status") || rc=$?
+	judge "verdict/$name" "$dir/logs/$name.expect" "$rc" "$out"
+done
+for log in "$dir"/fuzz/*.log; do
+	name=$(basename "$log" .log)
+	read -r trinity own <"$dir/fuzz/$name.args"
+	rc=0
+	out=$("$scripts/fuzz-count.sh" "$log" t "$trinity" "$own" 2>/dev/null) || rc=$?
+	judge "fuzz-count/$name" "$dir/fuzz/$name.expect" "$rc" "$out"
 done
 exit $bad

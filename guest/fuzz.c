@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz: what init runs in make fuzz (scripts/fuzz.sh). Trinity and
+ * ioport_fuzz at the same time, on the same CPUs: trinity makes
+ * FUZZ_TRINITY_SYSCALLS random calls among the ones below (the ones that
+ * reach the I/O bitmap and that trinity agrees to make), ioport_fuzz the
+ * calls that trinity refuses (ioperm, clone, fork, exit, ptrace) with
+ * FUZZ_OWN_SYSCALLS. Fails when either fails.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+static pid_t start(char *const argv[])
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		execv(argv[0], argv);
+		perror(argv[0]);
+		_exit(2);
+	}
+	return pid;
+}
+
+int main(void)
+{
+	const char *n = getenv("FUZZ_TRINITY_SYSCALLS");
+	char *const trinity[] = {
+		"/usr/bin/trinity", "--dangerous", "-q", "--stats", "-C", "4",
+		"-N", (char *)(n ? n : "50000"),
+		/* none of these calls takes a descriptor: skip trinity's slow set-up of them */
+		"--disable-fds=sockets", "--disable-fds=pipes", "--disable-fds=perf",
+		"--disable-fds=epoll", "--disable-fds=eventfd", "--disable-fds=pseudo",
+		"--disable-fds=timerfd", "--disable-fds=testfile", "--disable-fds=memfd",
+		"--disable-fds=drm",
+		"-c", "iopl", "-c", "execve", "-c", "wait4",
+		"-c", "sched_yield", NULL
+	};
+	char *const own[] = { "/bin/ioport_fuzz", NULL };
+	int status, failed = 0;
+	pid_t t, o;
+
+	if (chdir("/tmp"))
+		return 2;
+	o = start(own);
+	t = start(trinity);
+	while (waitpid(t, &status, 0) != t)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		printf("# fuzz: trinity failed (status 0x%x)\n", status);
+		failed = 1;
+	}
+	while (waitpid(o, &status, 0) != o)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		printf("# fuzz: ioport_fuzz failed (status 0x%x)\n", status);
+		failed = 1;
+	}
+	return failed;
+}
