@@ -138,20 +138,20 @@ if [ "$kind" = stock ]; then
 	# Stock behaves like compat and knows no iopl=. What it lacks of
 	# the series is reported as CHANGED, not as a failure.
 	CHANGED='/iopl_mode/global\.boot_line_states_mode$' ALLOW_SKIP=$nomem_skips \
-		boot default "$(list demo iopl ioperm "${ours[@]}")" IOPL_EXPECT_MODE=compat
+		boot default "$(list demo iopl ioperm "${ours[@]}" ioport_fuzz)" IOPL_EXPECT_MODE=compat
 else
 	[ -n "$default_mode" ] || die "check: no CONFIG_X86_IOPL_MODE_* in $build/$kernel/.config"
 	# The KUnit suite (config/kunit.config) runs at boot; its results
 	# must be in this boot's log.
 	EXPECT_KUNIT=1 ALLOW_SKIP=$nomem_skips \
-		boot default "$(list demo iopl ioperm "${ours[@]}" "${last[@]}")" IOPL_EXPECT_MODE="$default_mode"
+		boot default "$(list demo iopl ioperm "${ours[@]}" ioport_fuzz "${last[@]}")" IOPL_EXPECT_MODE="$default_mode"
 	# iopl_mode first: it checks the rate-limited log line of a CLI kill,
 	# and skipping CLI/STI as a NOP would betray a broken strict mode.
 	FORBID="pretending it.s a NOP" boot strict \
-		"$(list iopl_mode demo iopl ioport_access ioport_inherit ioport_switch ioport_smp)" iopl=strict
+		"$(list iopl_mode demo iopl ioport_access ioport_inherit ioport_switch ioport_smp ioport_fuzz)" iopl=strict
 	boot compat "$(list demo iopl iopl_mode ioport_access)" iopl=compat
 	# The upstream iopl test "passes" on ENOSYS while testing nothing.
-	ALLOW_SKIP="$off_skips|$nomem_skips" boot off "$(list demo ioperm "${ours[@]}" "${last[@]}")" iopl=off
+	ALLOW_SKIP="$off_skips|$nomem_skips" boot off "$(list demo ioperm "${ours[@]}" ioport_fuzz "${last[@]}")" iopl=off
 	boot bogus "$(list iopl_mode)" iopl=bogus IOPL_EXPECT_MODE="$default_mode"
 	if [ "$kind" = patched ] && [ $variants = 1 ]; then
 		for m in strict off; do

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Build the guest: init, the demo and the selftests (static), busybox, and
+# Build the guest: init, the demo, ioport_fuzz and the selftests (static), busybox, and
 # the initramfs build/$TREE/guest/initramfs.cpio ($GUEST_DIR instead of
 # build/$TREE/guest when set). With KARCH=i386 everything is built with
 # -m32 into build/$TREE/guest-i386, without busybox (Debian's is 64-bit).
@@ -37,6 +37,7 @@ compile "$root/init" "$top/guest/init.c"
 compile "$root/bin/demo" "$top/guest/demo.c"
 compile "$root/bin/bench" "$top/guest/bench.c"
 compile "$root/bin/kmemleak" "$top/guest/kmemleak.c"
+compile "$root/bin/ioport_fuzz" "$top/guest/ioport_fuzz.c"
 for t in "$@"; do
 	compile "$root/bin/$t" "$tree/tools/testing/selftests/x86/$t.c" \
 		-I"$tree/tools/testing/selftests" -I"$tree/usr/include"
