@@ -7,6 +7,7 @@
  * calls that trinity refuses (ioperm, clone, fork, exit, ptrace) with
  * FUZZ_OWN_SYSCALLS. Fails when either fails.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -46,14 +47,20 @@ int main(void)
 		return 2;
 	o = start(own);
 	t = start(trinity);
-	while (waitpid(t, &status, 0) != t)
-		;
+	if (o < 0 || t < 0) {
+		perror("fuzz: fork");
+		return 2;
+	}
+	while (waitpid(t, &status, 0) < 0)
+		if (errno != EINTR)
+			return 2;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		printf("# fuzz: trinity failed (status 0x%x)\n", status);
 		failed = 1;
 	}
-	while (waitpid(o, &status, 0) != o)
-		;
+	while (waitpid(o, &status, 0) < 0)
+		if (errno != EINTR)
+			return 2;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		printf("# fuzz: ioport_fuzz failed (status 0x%x)\n", status);
 		failed = 1;

@@ -115,7 +115,8 @@ static void mismatch(struct task *t, const char *what, int expected)
 
 static void probe_port(struct task *t)
 {
-	int expected = t->port_open || t->level == 3, ok = 0;
+	int expected = t->port_open || t->level == 3;
+	volatile int ok = 0;	/* set between sigsetjmp() and a possible siglongjmp() */
 
 	armed = 1;
 	if (!sigsetjmp(fault_jmp, 1)) {
@@ -131,7 +132,8 @@ static void probe_port(struct task *t)
 /* CLI/STI: a NOP under iopl(3) in compat mode, #GP in every other case */
 static void probe_cli(struct task *t)
 {
-	int expected = t->level == 3 && !strict, ok = 0;
+	int expected = t->level == 3 && !strict;
+	volatile int ok = 0;
 
 	armed = 1;
 	if (!sigsetjmp(fault_jmp, 1)) {
