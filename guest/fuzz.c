@@ -25,6 +25,22 @@ static pid_t start(char *const argv[])
 	return pid;
 }
 
+/* Waits for PID; false when NAME exited 0 */
+static int finished(pid_t pid, const char *name)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			perror("fuzz: waitpid");
+			return 1;
+		}
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	printf("# fuzz: %s failed (status 0x%x)\n", name, status);
+	return 1;
+}
+
 int main(void)
 {
 	const char *n = getenv("FUZZ_TRINITY_SYSCALLS");
@@ -40,7 +56,7 @@ int main(void)
 		"-c", "sched_yield", NULL
 	};
 	char *const own[] = { "/bin/ioport_fuzz", NULL };
-	int status, failed = 0;
+	int failed;
 	pid_t t, o;
 
 	if (chdir("/tmp"))
@@ -51,19 +67,6 @@ int main(void)
 		perror("fuzz: fork");
 		return 2;
 	}
-	while (waitpid(t, &status, 0) < 0)
-		if (errno != EINTR)
-			return 2;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		printf("# fuzz: trinity failed (status 0x%x)\n", status);
-		failed = 1;
-	}
-	while (waitpid(o, &status, 0) < 0)
-		if (errno != EINTR)
-			return 2;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		printf("# fuzz: ioport_fuzz failed (status 0x%x)\n", status);
-		failed = 1;
-	}
+	failed = finished(t, "trinity") | finished(o, "ioport_fuzz");
 	return failed;
 }
