@@ -20,10 +20,10 @@ deps:
 	@$(S)/deps.sh
 
 src: deps
-	@$(T) $(S)/unpack.sh
+	@$(T) $(S)/lib/unpack.sh
 
 tree: src
-	@$(T) $(S)/tree.sh
+	@$(T) $(S)/lib/tree.sh
 
 export:
 	@$(T) $(S)/export.sh
@@ -37,23 +37,23 @@ checkpatch: tree
 	@$(T) $(S)/checkpatch.sh
 
 stock: src
-	@$(T) $(S)/kbuild.sh stock build/$(ONE)/src config/test.config
+	@$(T) $(S)/lib/kbuild.sh stock build/$(ONE)/src config/test.config
 
 patched: tree
-	@$(T) $(S)/kbuild.sh patched build/$(ONE)/tree $(FRAG)
+	@$(T) $(S)/lib/kbuild.sh patched build/$(ONE)/tree $(FRAG)
 
 guest: tree
-	@$(T) $(S)/guest.sh build/$(ONE)/tree
+	@$(T) $(S)/lib/guest.sh build/$(ONE)/tree
 
 # Build the patched kernel and show, in plain words, what it does.
 run: patched guest
-	@status=0; $(T) $(S)/boot.sh build/$(ONE)/patched/bzImage build/$(ONE)/logs/run.log demo $(CMDLINE) || status=$$?; \
+	@status=0; $(T) $(S)/lib/boot.sh build/$(ONE)/patched/bzImage build/$(ONE)/logs/run.log demo $(CMDLINE) || status=$$?; \
 	sed -n 's/^    //p' build/$(ONE)/logs/run.log; \
-	$(T) $(S)/verdict.sh build/$(ONE)/logs/run.log run $$status >/dev/null || \
+	$(T) $(S)/lib/verdict.sh build/$(ONE)/logs/run.log run $$status >/dev/null || \
 		{ echo "run: the demo failed, see build/$(ONE)/logs/run.log" >&2; exit 1; }
 
 shell: patched guest
-	@$(T) $(S)/boot.sh build/$(ONE)/patched/bzImage - shell $(CMDLINE)
+	@$(T) $(S)/lib/boot.sh build/$(ONE)/patched/bzImage - shell $(CMDLINE)
 
 # Per tree: every mode, build variants, KUnit, checkpatch, docs and
 # Debian's programs on x86_64, then the 32-bit kernel and selftests.
@@ -62,16 +62,16 @@ shell: patched guest
 # 90 minutes on 2 cores. check-all runs both in full.
 CHECK_RUNS := $(if $(TREE),$(TREE):x86_64 $(TREE):i386,6.12:x86_64 6.12:i386 6.1:x86_64)
 check: deps
-	@BRIEF_TREES="$(if $(TREE),,6.1)" RUNS="$(CHECK_RUNS)" $(S)/trees.sh check.sh patched
+	@BRIEF_TREES="$(if $(TREE),,6.1)" RUNS="$(CHECK_RUNS)" $(S)/for-each-tree.sh check.sh patched
 
 check-i386: deps
-	@ARCHES=i386 $(S)/trees.sh check.sh patched
+	@ARCHES=i386 $(S)/for-each-tree.sh check.sh patched
 
 check-stock: deps
-	@$(S)/trees.sh check.sh stock
+	@$(S)/for-each-tree.sh check.sh stock
 
 check-debug: deps
-	@$(S)/trees.sh check.sh debug
+	@$(S)/for-each-tree.sh check.sh debug
 
 # Everything: both trees in full, Xen, Debian's configs, the sanitizer
 # suite and bisectability.
@@ -88,7 +88,7 @@ check-all: deps
 
 # Every patch of the series builds and boots on its own.
 check-series: deps
-	@$(S)/trees.sh series.sh
+	@$(S)/for-each-tree.sh series.sh
 
 # The Sphinx build of Documentation/x86, where the series adds ioport.rst.
 docs: tree
@@ -96,12 +96,12 @@ docs: tree
 
 # The stock and the patched kernel as Xen PV dom0, with the I/O-port tests.
 check-xen: deps
-	@$(S)/trees.sh xen.sh
+	@$(S)/for-each-tree.sh xen.sh
 
 # Debian's config.amd64_none_amd64: the Kconfig default, and W=1 warnings
 # of the objects the series touches, stock against patched.
 check-debcfg: deps
-	@$(S)/trees.sh debcfg.sh
+	@$(S)/for-each-tree.sh debian-config.sh
 
 # Debian's port-I/O programs on the stock kernel and in every iopl= mode.
 programs: deps
@@ -110,17 +110,17 @@ programs: deps
 # Instructions per switch under QEMU -icount, then cycles per TSS update
 # on this machine's CPU (bench-cycles alone takes about a minute).
 bench: deps
-	@$(S)/bench.sh
-	@$(S)/cycles.sh
+	@bench/icount.sh
+	@bench/cycles.sh
 
 bench-cycles: deps
-	@$(S)/cycles.sh
+	@bench/cycles.sh
 
 # The tree's whole x86 selftest directory on stock and patched, 64-bit on
 # x86_64 and 32-bit on i386 kernels (TREE=6.12 by default).
 x86-selftests: deps
-	@$(T) $(S)/x86selftests.sh
-	@$(T) KARCH=i386 $(S)/x86selftests.sh
+	@$(T) $(S)/x86-selftests.sh
+	@$(T) KARCH=i386 $(S)/x86-selftests.sh
 
 # trinity and guest/ioport_fuzz.c on the sanitizer kernel, iopl=compat and
 # iopl=strict.

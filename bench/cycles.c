@@ -74,7 +74,7 @@ DECLARE_VARIANT(stock);
 DECLARE_VARIANT(series);
 
 /* The scenarios of guest/bench.c; those with iopl(3) copy no bitmap */
-#include "../guest/scenarios.h"
+#include "scenarios.h"
 
 static void apply(const struct variant *v, void *task, const struct perm *p)
 {

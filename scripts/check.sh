@@ -11,7 +11,7 @@
 #   debug:   the series on the sanitizer config (config/debug.config), every
 #            mode, fault injection and a kmemleak scan at the end
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 kind=${1:-patched}
 extra=()	# kernel command-line words for every boot
@@ -27,23 +27,23 @@ case " ${BRIEF_TREES:-} " in *" $tree_version "*) variants=0 ;; esac
 mkdir -p "$build/logs"
 : >"$results"
 
-"$top/scripts/tree.sh"
+"$lib/tree.sh"
 case $kind in
 patched)
-	"$top/scripts/kbuild.sh" "patched$ksuffix" "$build/tree" "${patched_config[@]}"
+	"$lib/kbuild.sh" "patched$ksuffix" "$build/tree" "${patched_config[@]}"
 	# Build tests of the non-default Kconfig choices, booted once below,
 	# and of a kernel without ioperm()/iopl() at all (build only).
 	[ $variants = 0 ] || for m in mode-strict mode-off no-ioperm; do
-		"$top/scripts/kbuild.sh" "patched-${m#mode-}" "$build/tree" \
+		"$lib/kbuild.sh" "patched-${m#mode-}" "$build/tree" \
 			"$top/config/test.config" "$top/config/$m.config"
 	done
 	;;
-stock) "$top/scripts/kbuild.sh" "stock$ksuffix" "$build/src" "${base_config[@]}" ;;
+stock) "$lib/kbuild.sh" "stock$ksuffix" "$build/src" "${base_config[@]}" ;;
 debug)
 	debug_config=("$top/config/debug.config")
 	[ ! -f "$top/config/debug-$tree_version.config" ] ||
 		debug_config+=("$top/config/debug-$tree_version.config")
-	"$top/scripts/kbuild.sh" "patched-debug$ksuffix" "$build/tree" \
+	"$lib/kbuild.sh" "patched-debug$ksuffix" "$build/tree" \
 		"${patched_config[@]}" "${debug_config[@]}"
 	# KASAN, lockdep and friends under TCG are slow: more memory and time.
 	# Full port scans are too slow there; scan every 13th port and the edges.
@@ -52,7 +52,7 @@ debug)
 	;;
 *) die "check: unknown kernel kind $kind (patched, stock or debug)" ;;
 esac
-"$top/scripts/guest.sh" "$build/tree" "${selftests[@]}"
+"$lib/guest.sh" "$build/tree" "${selftests[@]}"
 
 if [ $native = 1 ]; then
 	step "check: host tests of the harness"
@@ -84,7 +84,7 @@ boot_kernel() {
 	shift 2
 	log=$build/logs/boot-${name//\//-}.log
 	step "check: boot $name (log: $log)"
-	"$top/scripts/boot.sh" "$build/$KERNEL/bzImage" "$log" "$runlist" "$@" "${extra[@]}" || status=$?
+	"$lib/boot.sh" "$build/$KERNEL/bzImage" "$log" "$runlist" "$@" "${extra[@]}" || status=$?
 	verdict "$log" "$name" "$status" | tee -a "$results"
 }
 
@@ -105,7 +105,7 @@ relabel_changed() {
 # that fails without saying what failed is itself a failure.
 verdict() {
 	local out rc=0
-	out=$("$top/scripts/verdict.sh" "$@") || rc=$?
+	out=$("$lib/verdict.sh" "$@") || rc=$?
 	if [ -n "${CHANGED:-}" ]; then
 		out=$(relabel_changed <<<"$out")
 		grep -q '^FAIL ' <<<"$out" || rc=0

@@ -9,7 +9,7 @@
 # a patch, and reports the patch's blank context lines as trailing
 # whitespace.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 cp=$build/tree/scripts/checkpatch.pl
 [ -f "$cp" ] || die "checkpatch: $cp not found (run make tree)"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Install the Debian packages the harness needs; do nothing when all are there.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 packages=(linux-source-6.1 linux-source-6.12 linux-config-6.1 linux-config-6.12
 	qemu-system-x86 gcc gcc-multilib make flex bison bc libelf-dev

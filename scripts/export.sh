@@ -4,7 +4,7 @@
 # notes on the commits: format-patch puts them below the "---" line, where
 # git am drops them; scripts/tree.sh puts them back on the commits.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 tree=$build/tree
 [ -d "$tree/.git" ] || die "export: no $tree (run make tree)"

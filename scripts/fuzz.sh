@@ -15,7 +15,7 @@
 # numbers of calls by scripts/fuzz-count.sh. Prints "fuzz: N syscalls
 # (trinity T, ioport_fuzz O), R boots with a kernel report".
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 [ -x /usr/bin/trinity ] || die "fuzz: /usr/bin/trinity is missing (make deps installs it)"
 trinity_calls=${FUZZ_TRINITY_SYSCALLS:-50000}
@@ -26,9 +26,9 @@ debug_config=("$top/config/debug.config")
 [ ! -f "$top/config/debug-$tree_version.config" ] ||
 	debug_config+=("$top/config/debug-$tree_version.config")
 
-"$top/scripts/tree.sh"
-"$top/scripts/kbuild.sh" patched-debug "$build/tree" "${patched_config[@]}" "${debug_config[@]}"
-"$top/scripts/guest.sh" "$build/tree"
+"$lib/tree.sh"
+"$lib/kbuild.sh" patched-debug "$build/tree" "${patched_config[@]}" "${debug_config[@]}"
+"$lib/guest.sh" "$build/tree"
 
 step "fuzz: initramfs with trinity and its libraries"
 rm -rf "$root"
@@ -55,10 +55,10 @@ for mode in compat strict; do
 	step "fuzz: trinity ($trinity_calls calls) and ioport_fuzz ($own_calls calls), iopl=$mode, sanitizer kernel (log: $log; about 13 minutes)"
 	status=0
 	MEM=1G PROG_TIMEOUT=3000 BOOT_TIMEOUT=3600 INITRD=$initrd \
-		"$top/scripts/boot.sh" "$build/patched-debug/bzImage" "$log" fuzz "iopl=$mode" \
+		"$lib/boot.sh" "$build/patched-debug/bzImage" "$log" fuzz "iopl=$mode" \
 		FUZZ_MODE="$mode" FUZZ_TRINITY_SYSCALLS="$trinity_calls" FUZZ_OWN_SYSCALLS="$own_calls" ||
 		status=$?
-	"$top/scripts/verdict.sh" "$log" "fuzz/$mode" "$status" | tee -a "$results" || true
+	"$lib/verdict.sh" "$log" "fuzz/$mode" "$status" | tee -a "$results" || true
 	counts=$("$top/scripts/fuzz-count.sh" "$log" "fuzz/$mode" "$trinity_calls" "$own_calls" 2>&1 >>"$results") || true
 	grep "^FAIL fuzz/$mode/[a-z-]*count\|^FAIL fuzz/$mode/trinity-" "$results" || true
 	n=$(sed -n 's/.* trinity \([0-9]*\) syscalls.*/\1/p' <<<"$counts")

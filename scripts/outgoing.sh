@@ -4,7 +4,7 @@
 # patches/cover-letter-$TREE.txt and To:/Cc: from the tree's
 # get_maintainer.pl. Nothing is sent: a person signs the series and sends it.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 tree=$build/tree
 out=$build/outgoing

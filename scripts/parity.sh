@@ -4,11 +4,11 @@
 # series adds has the same contents in both trees, except what
 # patches/parity names with a reason. Prints PASS/FAIL lines.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 allowed=$top/patches/parity
 for t in 6.1 6.12; do
-	TREE=$t "$top/scripts/tree.sh"
+	TREE=$t "$lib/tree.sh"
 done
 
 # listed KIND VALUE: does patches/parity excuse it?

@@ -10,7 +10,7 @@
 # more, or the trace sees nothing and this check proves nothing.
 # Prints PASS/FAIL lines; porttrace.sh [KERNEL-NAME] (default: patched).
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 kernel=${1:-patched}
 logs=$build/logs
@@ -44,9 +44,9 @@ boot() {
 	step "porttrace: boot $name (IOPORT_SCAN=$scan, log: $logs/porttrace-$name.log)"
 	rm -f "$trace"
 	IOPORT_SCAN=$scan QEMU_EXTRA="-trace memory_region_ops_read -trace memory_region_ops_write -D $trace" \
-		"$top/scripts/boot.sh" "$build/$kernel/bzImage" "$logs/porttrace-$name.log" "$runlist" \
+		"$lib/boot.sh" "$build/$kernel/bzImage" "$logs/porttrace-$name.log" "$runlist" \
 		IOPL_EXPECT_MODE="$mode" || status=$?
-	ALLOW_SKIP='/ioport_nomem/' "$top/scripts/verdict.sh" "$logs/porttrace-$name.log" \
+	ALLOW_SKIP='/ioport_nomem/' "$lib/verdict.sh" "$logs/porttrace-$name.log" \
 		"porttrace-$name" "$status" | grep -v '^PASS ' || true
 	[ -s "$trace" ] || { echo "FAIL porttrace/$name: QEMU wrote no trace to $trace"; return 0; }
 	ports "$trace" >"$logs/porttrace-$name.ports"

@@ -6,7 +6,7 @@
 # tests/programs.expect: a change of behaviour fails until that file is
 # changed on purpose.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 expect=$top/tests/programs.expect
 root=$build/guest-programs/root
@@ -16,10 +16,10 @@ binaries=(/usr/sbin/hwclock /usr/bin/lspci /usr/bin/inb /usr/bin/outb /usr/sbin/
 	/usr/bin/stress-ng)
 kernels=(stock patched:iopl=strict patched:iopl=compat patched:iopl=off)
 
-"$top/scripts/tree.sh"
-"$top/scripts/kbuild.sh" stock "$build/src" "${base_config[@]}"
-"$top/scripts/kbuild.sh" patched "$build/tree" "${patched_config[@]}"
-"$top/scripts/guest.sh" "$build/tree"
+"$lib/tree.sh"
+"$lib/kbuild.sh" stock "$build/src" "${base_config[@]}"
+"$lib/kbuild.sh" patched "$build/tree" "${patched_config[@]}"
+"$lib/guest.sh" "$build/tree"
 
 step "programs: initramfs with ${binaries[*]##*/} and their libraries"
 rm -rf "$root"
@@ -79,8 +79,8 @@ for k in "${kernels[@]}"; do
 	log=$build/logs/boot-programs-$col.log
 	step "programs: boot $kernel ${mode:-(no iopl=)} (log: $log)"
 	status=0
-	INITRD=$initrd "$top/scripts/boot.sh" "$build/$kernel/bzImage" "$log" programs $mode || status=$?
-	results+=("$("$top/scripts/verdict.sh" "$log" "programs/$col" "$status" || true)")
+	INITRD=$initrd "$lib/boot.sh" "$build/$kernel/bzImage" "$log" programs $mode || status=$?
+	results+=("$("$lib/verdict.sh" "$log" "programs/$col" "$status" || true)")
 	for b in "${binaries[@]}"; do
 		cell[${b##*/}:$col]=$(judge "${b##*/}" "$log")
 	done

@@ -5,14 +5,14 @@
 # and booted with the demo and the selftests that exist at that commit.
 # Prints PASS/FAIL lines as make check does and one summary line.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 wt=$build/series/tree
 results=$build/logs/results-series.txt
 mkdir -p "$build/series" "$build/logs"
 : >"$results"
 
-"$top/scripts/tree.sh"
+"$lib/tree.sh"
 git -C "$build/tree" worktree prune
 [ -d "$wt" ] || git -C "$build/tree" worktree add -q --detach "$wt" base ||
 	die "series: cannot create the worktree $wt"
@@ -25,7 +25,7 @@ for commit in $(git -C "$build/tree" rev-list --reverse base..HEAD); do
 	name=$(printf 'series/%02d' "$n")
 	step "series: $name $subject"
 	git -C "$wt" checkout -q --detach "$commit" || die "series: checkout of $commit failed"
-	if ! "$top/scripts/kbuild.sh" series-kernel "$wt" "$top/config/test.config"; then
+	if ! "$lib/kbuild.sh" series-kernel "$wt" "$top/config/test.config"; then
 		echo "FAIL $name/build: $subject" | tee -a "$results"
 		continue
 	fi
@@ -33,13 +33,13 @@ for commit in $(git -C "$build/tree" rev-list --reverse base..HEAD); do
 	for t in "${selftests[@]}"; do
 		[ -f "$wt/tools/testing/selftests/x86/$t.c" ] && present+=("$t")
 	done
-	"$top/scripts/guest.sh" "$wt" "${present[@]}"
+	"$lib/guest.sh" "$wt" "${present[@]}"
 	log=$build/logs/boot-series-$n.log
 	status=0
-	"$top/scripts/boot.sh" "$build/series-kernel/bzImage" "$log" \
+	"$lib/boot.sh" "$build/series-kernel/bzImage" "$log" \
 		"$(IFS=,; echo "demo,${present[*]}")" IOPL_EXPECT_MODE=compat || status=$?
 	# Without fault injection ioport_nomem skips by design.
-	ALLOW_SKIP='/ioport_nomem/' "$top/scripts/verdict.sh" "$log" "$name" "$status" |
+	ALLOW_SKIP='/ioport_nomem/' "$lib/verdict.sh" "$log" "$name" "$status" |
 		tee -a "$results" || true
 done
 

@@ -8,7 +8,7 @@
 # are open on vCPUs 1-3. The check wants that leak seen on stock (else it
 # proves nothing) and gone on the patched kernel.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 xdir=$top/build/xen	# shared by both trees
 xen=$xdir/xen-4.17
@@ -26,10 +26,10 @@ if [ ! -f "$xen" ]; then
 	gunzip -c "$xdir/pkg/boot/xen-4.17-amd64.gz" >"$xen.tmp" && mv "$xen.tmp" "$xen"
 fi
 
-"$top/scripts/tree.sh"
-"$top/scripts/kbuild.sh" stock-xen "$build/src" "$top/config/test.config" "$top/config/xen.config"
-"$top/scripts/kbuild.sh" patched-xen "$build/tree" "$top/config/test.config" "$top/config/xen.config"
-"$top/scripts/guest.sh" "$build/tree" "${selftests[@]}"
+"$lib/tree.sh"
+"$lib/kbuild.sh" stock-xen "$build/src" "$top/config/test.config" "$top/config/xen.config"
+"$lib/kbuild.sh" patched-xen "$build/tree" "$top/config/test.config" "$top/config/xen.config"
+"$lib/guest.sh" "$build/tree" "${selftests[@]}"
 
 # Under Xen every denied port access is a #GP that goes through the
 # hypervisor: scan every 13th port and the edges (see ioport_helpers.h),
@@ -49,7 +49,7 @@ xen_boot() {
 		-initrd "$build/$kind-xen/bzImage console=hvc0 earlyprintk=xen panic=-1 run=$runlist timeout=${PROG_TIMEOUT:-300} IOPORT_EXPECT_CPUS=$cpus IOPL_EXPECT_MODE=compat IOPORT_SCAN=full IOPORT_SCAN_STEP=13,$guest/initramfs.cpio" \
 		-chardev "file,id=con,path=$log" -serial chardev:con </dev/null || status=$?
 	tr -d '\r' <"$log" | grep -v '^(XEN)' >"$log.dom0"
-	"$top/scripts/verdict.sh" "$log.dom0" "xen/$kind" "$status" || true
+	"$lib/verdict.sh" "$log.dom0" "xen/$kind" "$status" || true
 }
 
 # Stock: the leak must show, as a test that found an open port on a vCPU

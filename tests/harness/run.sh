@@ -43,7 +43,7 @@ for log in "$dir"/logs/*.log; do
 	[ -f "$dir/logs/$name.kunit" ] && kunit=1
 	rc=0
 	out=$(ALLOW_SKIP=$allow EXPECT_CPUS=$cpus FORBID=$forbid EXPECT_KUNIT=$kunit \
-		"$scripts/verdict.sh" "$log" t "$status") || rc=$?
+		"$scripts/lib/verdict.sh" "$log" t "$status") || rc=$?
 	judge "verdict/$name" "$dir/logs/$name.expect" "$rc" "$out"
 done
 for log in "$dir"/fuzz/*.log; do

@@ -7,14 +7,14 @@
 # build that the stock build does not have fails. Warnings are compared
 # without line and column numbers, which the patches move.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 config=/usr/src/linux-config-$tree_version/config.amd64_none_amd64.xz
 dirs=(arch/x86/kernel/ arch/x86/xen/ arch/x86/entry/)
 mkdir -p "$build/logs"
 [ -f "$config" ] || die "debcfg: $config not found (apt-get install linux-config-$tree_version)"
 
-"$top/scripts/tree.sh"
+"$lib/tree.sh"
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=iopl KBUILD_BUILD_HOST=qemu
 export CCACHE_BASEDIR=$build CCACHE_NOHASHDIR=1

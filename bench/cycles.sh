@@ -8,7 +8,7 @@
 # them. Nothing runs in a kernel. Writes build/bench/cycles.csv (medians)
 # and build/bench/cycles.txt (min and median).
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../scripts/lib/common.sh"
 
 out=$top/build/bench
 work=$out/cycles
@@ -40,7 +40,7 @@ need() {
 extract_tree() {
 	local src=$1 ksrc=$1/arch/x86/kernel inc=$1/arch/x86/include/asm copy
 	{
-		echo "/* Extracted from ${src#"$top/"} by scripts/cycles.sh */"
+		echo "/* Extracted from ${src#"$top/"} by bench/cycles.sh */"
 		grep -h '^#define IO_BITMAP_[A-Z_]*[[:space:]]' "$inc/processor.h" "$inc/io_bitmap.h" |
 			grep -v 'OFFSET\|\\$'
 		extract "$inc/processor.h" '^struct io_bitmap_run \{'
@@ -72,7 +72,7 @@ extract_tree() {
 for t in "${trees[@]}"; do
 	export TREE=$t
 	b=$top/build/$t
-	[ -d "$b/tree/.git" ] || "$top/scripts/tree.sh"
+	[ -d "$b/tree/.git" ] || "$lib/tree.sh"
 	extract_tree "$b/src" "$work/$t-stock.h"
 	extract_tree "$b/tree" "$work/$t-series.h"
 	objs=()

@@ -7,7 +7,7 @@
 # Every PASS/FAIL/SKIP/CHANGED line gets the tree (and -i386) in front of
 # its name, so that the two trees' results can be told apart.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 [ $# -ge 1 ] || die "usage: trees.sh SCRIPT [ARGS...]"
 script=$1

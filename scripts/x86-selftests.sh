@@ -7,7 +7,7 @@
 # Fails when a test that passes on stock fails on patched; prints every
 # difference either way.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 bits=64
 [ "$karch" = x86_64 ] || bits=32
@@ -16,10 +16,10 @@ src=$build/src/tools/testing/selftests/x86
 logs=$build/logs
 mkdir -p "$work" "$logs"
 
-"$top/scripts/tree.sh"
-"$top/scripts/kbuild.sh" "stock$ksuffix" "$build/src" "${base_config[@]}"
-"$top/scripts/kbuild.sh" "patched$ksuffix" "$build/tree" "${patched_config[@]}"
-"$top/scripts/guest.sh" "$build/tree"
+"$lib/tree.sh"
+"$lib/kbuild.sh" "stock$ksuffix" "$build/src" "${base_config[@]}"
+"$lib/kbuild.sh" "patched$ksuffix" "$build/tree" "${patched_config[@]}"
+"$lib/guest.sh" "$build/tree"
 
 # The UAPI headers of the tree, installed outside it (an O= build needs a
 # clean source tree), then every target of the directory, statically.
@@ -54,10 +54,10 @@ for k in stock patched; do
 	step "x86-selftests: boot $k$ksuffix with ${#built[@]} tests (log: $log)"
 	status=0
 	INITRD=$work/initramfs.cpio PROG_TIMEOUT=${PROG_TIMEOUT:-120} \
-		"$top/scripts/boot.sh" "$build/$k$ksuffix/bzImage" "$log" "$runlist" \
+		"$lib/boot.sh" "$build/$k$ksuffix/bzImage" "$log" "$runlist" \
 		IOPL_EXPECT_MODE=compat || status=$?
 	# verdict.sh's PASS/FAIL/SKIP lines as KTAP (it exits 1 on a FAIL)
-	{ ALLOW_SKIP=. "$top/scripts/verdict.sh" "$log" x86 "$status" || true; } |
+	{ ALLOW_SKIP=. "$lib/verdict.sh" "$log" x86 "$status" || true; } |
 		awk '{ kind = $1; name = $2; sub(/^x86\//, "", name); sub(/:$/, "", name) }
 		name ~ /^kunit\// { next }	# KUnit results belong to make check
 		{	n++

@@ -12,7 +12,7 @@ tree=$build/tree
 applied=$build/tree.applied	# HEAD right after the last application
 series=$patches/series
 
-"$top/scripts/unpack.sh"
+"$lib/unpack.sh"
 
 series_patches() {
 	[ -f "$series" ] || return 0

@@ -11,7 +11,8 @@ step() {
 	printf '==> %s\n' "$*" >&2
 }
 
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+lib=$top/scripts/lib	# the building blocks
 # The Debian kernel tree: TREE=6.1 (Debian 12) or TREE=6.12 (Debian 13).
 # Each has its own series (patches/$TREE) and build directory.
 tree_version=${TREE:-6.1}

@@ -35,7 +35,7 @@ compile() {
 
 compile "$root/init" "$top/guest/init.c"
 compile "$root/bin/demo" "$top/guest/demo.c"
-compile "$root/bin/bench" "$top/guest/bench.c"
+compile "$root/bin/bench" "$top/bench/icount.c"
 compile "$root/bin/kmemleak" "$top/guest/kmemleak.c"
 compile "$root/bin/ioport_fuzz" "$top/guest/ioport_fuzz.c"
 for t in "$@"; do

@@ -5,7 +5,7 @@
 # time is one guest instruction.
 # Writes build/bench/bench.csv, build/bench/bench.png and prints a table.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../scripts/lib/common.sh"
 
 out=$top/build/bench
 mkdir -p "$out"
@@ -14,17 +14,17 @@ read -r -a trees <<<"${TREES:-6.1 6.12}"
 for t in "${trees[@]}"; do
 	export TREE=$t
 	b=$top/build/$t
-	"$top/scripts/tree.sh"
-	"$top/scripts/kbuild.sh" stock "$b/src" "${base_config[@]}"
-	"$top/scripts/kbuild.sh" patched "$b/tree" "${patched_config[@]}"
-	GUEST_DIR=$b/guest "$top/scripts/guest.sh" "$b/tree"
+	"$lib/tree.sh"
+	"$lib/kbuild.sh" stock "$b/src" "${base_config[@]}"
+	"$lib/kbuild.sh" patched "$b/tree" "${patched_config[@]}"
+	GUEST_DIR=$b/guest "$lib/guest.sh" "$b/tree"
 	for k in stock patched; do
 		log=$b/logs/bench-$k.log
 		step "bench: boot $t $k under -icount (log: $log, about 2 min)"
 		status=0
 		SMP=1 GUEST_DIR=$b/guest QEMU_EXTRA="-icount shift=0,align=off,sleep=off" \
-			"$top/scripts/boot.sh" "$b/$k/bzImage" "$log" bench || status=$?
-		EXPECT_CPUS=1 "$top/scripts/verdict.sh" "$log" "bench-$t-$k" "$status" >/dev/null ||
+			"$lib/boot.sh" "$b/$k/bzImage" "$log" bench || status=$?
+		EXPECT_CPUS=1 "$lib/verdict.sh" "$log" "bench-$t-$k" "$status" >/dev/null ||
 			die "bench: the benchmark failed on the $t $k kernel, see $log"
 		tr -d '\r' <"$log" | sed -n 's/^    BENCH \([^ ]*\) \([0-9]*\)$/\1 \2/p' |
 			sort >"$out/$t-$k.txt"
