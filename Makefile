@@ -1,81 +1,91 @@
 # User-space I/O-port access on Linux x86: our patch series on Debian's
 # linux-source-6.1 and linux-source-6.12, built and proven in QEMU. See
-# README.md.
+# README.md; `make` or `make help` lists the targets.
+#
+# TREE=6.1 (Debian 12) or TREE=6.12 (Debian 13) picks one tree. Without it
+# the targets that build or boot one kernel use the default tree (set in
+# scripts/lib/common.sh, 6.12), and the check targets run both.
+# Other variables: KARCH=i386 (32-bit kernels), ACCEL=kvm (QEMU),
+# CMDLINE= (run, shell), FORCE=1 (tree), FUZZ_TRINITY_SYSCALLS=,
+# FUZZ_OWN_SYSCALLS= (fuzz).
 SHELL := /bin/bash
 S := scripts
-FRAG := config/test.config config/kunit.config
+L := scripts/lib
+EACH := $(S)/for-each-tree.sh
 
-# TREE=6.1 (Debian 12) or TREE=6.12 (Debian 13) picks one tree. Without it
-# the targets that build or boot one kernel use 6.12, Debian's current
-# stable and the nearest to upstream, and the check targets run both.
-ONE := $(or $(TREE),6.12)
-export TREES := $(or $(TREE),6.1 6.12)
-T := TREE=$(ONE)
+.DEFAULT_GOAL := help
+.PHONY: help deps src tree export outgoing checkpatch stock patched guest run shell \
+	check check-i386 check-stock check-debug check-all check-series check-xen \
+	check-debcfg docs programs bench bench-cycles x86-selftests fuzz test-harness clean
 
-.PHONY: all deps src tree export outgoing checkpatch bench bench-cycles x86-selftests fuzz check-all check-debug check-series check-xen check-debcfg docs programs stock patched guest run shell check check-stock check-i386 test-harness clean
+help: ## this list
+	@awk -F ':.*## ' '/^[a-z0-9-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@echo "  (TREE=6.1 or TREE=6.12 picks a tree; see README.md)"
 
-all: check
-
-deps:
+deps: ## install the Debian packages the harness needs (as root)
 	@$(S)/deps.sh
 
-src: deps
-	@$(T) $(S)/lib/unpack.sh
+src: deps ## unpack Debian's linux-source-$TREE into build/$TREE/src
+	@$(L)/unpack.sh
 
-tree: src
-	@$(T) $(S)/lib/tree.sh
+tree: src ## build/$TREE/tree: git tree of the source plus patches/$TREE (FORCE=1 rebuilds)
+	@$(L)/tree.sh $(if $(filter 1,$(FORCE)),--force)
 
-export:
-	@$(T) $(S)/export.sh
+export: ## write patches/$TREE/ back from build/$TREE/tree
+	@$(S)/export.sh
 
-# The series as mails in build/$TREE/outgoing/, cover letter and To:/Cc:
-# included; a person signs the series and sends them.
-outgoing:
-	@$(T) $(S)/outgoing.sh
+outgoing: ## the series as mails in build/$TREE/outgoing/, for a person to sign and send
+	@$(S)/outgoing.sh
 
-checkpatch: tree
-	@$(T) $(S)/checkpatch.sh
+checkpatch: tree ## the tree's checkpatch.pl --strict on every patch
+	@$(S)/checkpatch.sh
 
-stock: src
-	@$(T) $(S)/lib/kbuild.sh stock build/$(ONE)/src config/test.config
+stock: src ## build the stock kernel of $TREE
+	@$(L)/kbuild.sh stock
 
-patched: tree
-	@$(T) $(S)/lib/kbuild.sh patched build/$(ONE)/tree $(FRAG)
+patched: tree ## build the patched kernel of $TREE
+	@$(L)/kbuild.sh patched
 
-guest: tree
-	@$(T) $(S)/lib/guest.sh build/$(ONE)/tree
+guest: tree ## build the guest initramfs
+	@$(L)/guest.sh
 
-# Build the patched kernel and show, in plain words, what it does.
-run: patched guest
-	@status=0; $(T) $(S)/lib/boot.sh build/$(ONE)/patched/bzImage build/$(ONE)/logs/run.log demo $(CMDLINE) || status=$$?; \
-	sed -n 's/^    //p' build/$(ONE)/logs/run.log; \
-	$(T) $(S)/lib/verdict.sh build/$(ONE)/logs/run.log run $$status >/dev/null || \
-		{ echo "run: the demo failed, see build/$(ONE)/logs/run.log" >&2; exit 1; }
+run: patched guest ## boot the patched kernel and show, in plain words, what it does
+	@$(S)/run.sh demo $(CMDLINE)
 
-shell: patched guest
-	@$(T) $(S)/lib/boot.sh build/$(ONE)/patched/bzImage - shell $(CMDLINE)
+shell: patched guest ## boot the patched kernel with a shell on this terminal (Ctrl-A X quits)
+	@$(S)/run.sh shell $(CMDLINE)
 
-# Per tree: every mode, build variants, KUnit, checkpatch, docs and
-# Debian's programs on x86_64, then the 32-bit kernel and selftests.
-# Without TREE=, 6.12 runs in full and 6.1 on x86_64 without the Kconfig
-# build variants (BRIEF_TREES): both trees in full take longer than CI's
-# 90 minutes on 2 cores. check-all runs both in full.
-CHECK_RUNS := $(if $(TREE),$(TREE):x86_64 $(TREE):i386,6.12:x86_64 6.12:i386 6.1:x86_64)
-check: deps
-	@BRIEF_TREES="$(if $(TREE),,6.1)" RUNS="$(CHECK_RUNS)" $(S)/for-each-tree.sh check.sh patched
+# make check, what CI runs (.ci/run). Per tree: the boot matrix on x86_64
+# (every mode, the Kconfig build variants, KUnit), the host checks
+# (checkpatch, docs, Debian's programs), the boot matrix on i386. The
+# checks that do not depend on the tree run once, with 6.12: the
+# harness's own tests, the parity of the two series, the port trace and
+# CPU hotplug at scale. Without TREE=, 6.12 runs in full and 6.1 on
+# x86_64 without the build variants and i386: both trees in full take
+# longer than CI's 90 minutes on 2 cores. check-all runs both in full.
+ifdef TREE
+ONCE := $(if $(filter 6.12,$(TREE)),--parity --porttrace)
+CHECK_JOBS := --job "$(TREE) check.sh patched $(if $(ONCE),--hotplug)" \
+	--job "$(TREE) host-checks.sh --harness $(ONCE)" --job "$(TREE)-i386 check.sh patched"
+else
+CHECK_JOBS := --job "6.12 check.sh patched --hotplug" \
+	--job "6.12 host-checks.sh --harness --parity --porttrace" \
+	--job "6.12-i386 check.sh patched" \
+	--job "6.1 check.sh patched --no-variants" --job "6.1 host-checks.sh"
+endif
+check: deps ## the CI suite: both trees, every mode, host checks (about 20 min with a warm ccache)
+	@$(EACH) $(CHECK_JOBS)
 
-check-i386: deps
-	@ARCHES=i386 $(S)/for-each-tree.sh check.sh patched
+check-i386: deps ## only the 32-bit part of make check, both trees
+	@$(EACH) $(if $(TREE),--trees $(TREE)) --arches i386 check.sh patched
 
-check-stock: deps
-	@$(S)/for-each-tree.sh check.sh stock
+check-stock: deps ## the boot matrix on the unpatched kernels; what the series changes is CHANGED
+	@$(EACH) $(if $(TREE),--trees $(TREE)) check.sh stock
 
-check-debug: deps
-	@$(S)/for-each-tree.sh check.sh debug
+check-debug: deps ## the boot matrix on the sanitizer kernel (KASAN, UBSAN, lockdep, kmemleak)
+	@$(EACH) $(if $(TREE),--trees $(TREE)) check.sh debug
 
-# Everything: both trees in full, Xen, Debian's configs, the sanitizer
-# suite and bisectability.
-check-all: deps
+check-all: deps ## everything: both trees in full, Xen, Debian's configs, sanitizer, bisectability, fuzz
 	@$(MAKE) --no-print-directory check TREE=6.12
 	@$(MAKE) --no-print-directory check TREE=6.1
 	@$(MAKE) --no-print-directory check-xen
@@ -86,49 +96,38 @@ check-all: deps
 	@$(MAKE) --no-print-directory x86-selftests TREE=6.1
 	@$(MAKE) --no-print-directory fuzz
 
-# Every patch of the series builds and boots on its own.
-check-series: deps
-	@$(S)/for-each-tree.sh series.sh
+check-series: deps ## bisectability: every patch of the series builds and boots on its own
+	@$(EACH) $(if $(TREE),--trees $(TREE)) series.sh
 
-# The Sphinx build of Documentation/x86, where the series adds ioport.rst.
-docs: tree
-	@$(T) $(S)/docs.sh
+check-xen: deps ## the stock and the patched kernel as Xen PV dom0, with the I/O-port tests
+	@$(EACH) $(if $(TREE),--trees $(TREE)) xen.sh
 
-# The stock and the patched kernel as Xen PV dom0, with the I/O-port tests.
-check-xen: deps
-	@$(S)/for-each-tree.sh xen.sh
+check-debcfg: deps ## Debian's config.amd64_none_amd64: Kconfig default and W=1 warnings
+	@$(EACH) $(if $(TREE),--trees $(TREE)) debian-config.sh
 
-# Debian's config.amd64_none_amd64: the Kconfig default, and W=1 warnings
-# of the objects the series touches, stock against patched.
-check-debcfg: deps
-	@$(S)/for-each-tree.sh debian-config.sh
+docs: tree ## the Sphinx build of Documentation/x86 with the series' ioport.rst
+	@$(S)/docs.sh
 
-# Debian's port-I/O programs on the stock kernel and in every iopl= mode.
-programs: deps
-	@$(T) $(S)/programs.sh
+programs: deps ## Debian's port-I/O programs on the stock kernel and in every iopl= mode
+	@$(S)/programs.sh
 
-# Instructions per switch under QEMU -icount, then cycles per TSS update
-# on this machine's CPU (bench-cycles alone takes about a minute).
-bench: deps
-	@bench/icount.sh
-	@bench/cycles.sh
+bench: deps ## instructions per switch under QEMU -icount, then bench-cycles (about 15 min)
+	@bench/icount.sh $(TREE)
+	@bench/cycles.sh $(TREE)
 
-bench-cycles: deps
-	@bench/cycles.sh
+bench-cycles: deps ## TSC cycles per TSS update on this CPU, stock against series (about 1 min)
+	@bench/cycles.sh $(TREE)
 
-# The tree's whole x86 selftest directory on stock and patched, 64-bit on
-# x86_64 and 32-bit on i386 kernels (TREE=6.12 by default).
-x86-selftests: deps
-	@$(T) $(S)/x86-selftests.sh
-	@$(T) KARCH=i386 $(S)/x86-selftests.sh
+x86-selftests: deps ## the tree's whole tools/testing/selftests/x86, stock against patched, 64 and 32 bits
+	@$(S)/x86-selftests.sh
+	@KARCH=i386 $(S)/x86-selftests.sh
 
-# trinity and guest/ioport_fuzz.c on the sanitizer kernel, iopl=compat and
-# iopl=strict.
-fuzz: deps
-	@$(T) $(S)/fuzz.sh
+fuzz: deps ## trinity and guest/ioport_fuzz.c on the sanitizer kernel, iopl=compat and strict
+	@$(S)/fuzz.sh $(if $(FUZZ_TRINITY_SYSCALLS),--trinity-calls $(FUZZ_TRINITY_SYSCALLS)) \
+		$(if $(FUZZ_OWN_SYSCALLS),--own-calls $(FUZZ_OWN_SYSCALLS))
 
-test-harness:
+test-harness: ## the host-side tests of the harness (recorded logs), seconds
 	@tests/harness/run.sh
 
-clean:
+clean: ## remove the kernels, guests and logs (keeps the trees)
 	rm -rf build/*/stock* build/*/patched* build/*/guest* build/*/logs build/*/series* build/logs build/bench

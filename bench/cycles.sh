@@ -1,6 +1,7 @@
 #!/bin/bash
 # make bench, cycles part: TSC cycles of one TSS bitmap update on this
-# machine's CPU, stock against series, per tree (6.1 and 6.12, or $TREES).
+# machine's CPU, stock against series, per tree (6.1 and 6.12, or the
+# trees given as arguments: cycles.sh [TREE...]).
 # The update (tss_copy_io_bitmap() and its call condition) and
 # ksys_ioperm(), which builds the bitmaps, are extracted from each tree's
 # own source and compiled for user space with the kernel's x86_64 code
@@ -13,7 +14,8 @@ set -euo pipefail
 out=$top/build/bench
 work=$out/cycles
 mkdir -p "$work"
-read -r -a trees <<<"${TREES:-6.1 6.12}"
+trees=("$@")
+[ $# -gt 0 ] || trees=("${all_trees[@]}")
 
 # The x86_64 kernel's code generation (arch/x86/Makefile, Makefile) at
 # -O2, as distributions build it; -mcmodel=kernel only moves addresses.

@@ -1,6 +1,7 @@
 #!/bin/bash
 # make bench: instructions per context switch (and per ioperm() call) on the
-# stock and the patched kernel of each tree (6.1 and 6.12, or $TREES),
+# stock and the patched kernel of each tree (6.1 and 6.12, or the trees
+# given as arguments: icount.sh [TREE...]),
 # booted one after the other with QEMU -icount shift=0, where 1 ns of guest
 # time is one guest instruction.
 # Writes build/bench/bench.csv, build/bench/bench.png and prints a table.
@@ -9,7 +10,8 @@ set -euo pipefail
 
 out=$top/build/bench
 mkdir -p "$out"
-read -r -a trees <<<"${TREES:-6.1 6.12}"
+trees=("$@")
+[ $# -gt 0 ] || trees=("${all_trees[@]}")
 
 for t in "${trees[@]}"; do
 	export TREE=$t
@@ -17,14 +19,15 @@ for t in "${trees[@]}"; do
 	"$lib/tree.sh"
 	"$lib/kbuild.sh" stock "$b/src" "${base_config[@]}"
 	"$lib/kbuild.sh" patched "$b/tree" "${patched_config[@]}"
-	GUEST_DIR=$b/guest "$lib/guest.sh" "$b/tree"
+	"$lib/guest.sh" --out "$b/guest" "$b/tree"
 	for k in stock patched; do
 		log=$b/logs/bench-$k.log
 		step "bench: boot $t $k under -icount (log: $log, about 2 min)"
 		status=0
-		SMP=1 GUEST_DIR=$b/guest QEMU_EXTRA="-icount shift=0,align=off,sleep=off" \
-			"$lib/boot.sh" "$b/$k/bzImage" "$log" bench || status=$?
-		EXPECT_CPUS=1 "$lib/verdict.sh" "$log" "bench-$t-$k" "$status" >/dev/null ||
+		"$lib/boot.sh" --smp 1 --initrd "$b/guest/initramfs.cpio" \
+			--qemu-arg -icount --qemu-arg shift=0,align=off,sleep=off \
+			"$b/$k/bzImage" "$log" bench || status=$?
+		"$lib/verdict.sh" --cpus 1 "$log" "bench-$t-$k" "$status" >/dev/null ||
 			die "bench: the benchmark failed on the $t $k kernel, see $log"
 		tr -d '\r' <"$log" | sed -n 's/^    BENCH \([^ ]*\) \([0-9]*\)$/\1 \2/p' |
 			sort >"$out/$t-$k.txt"

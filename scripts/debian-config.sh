@@ -15,16 +15,13 @@ mkdir -p "$build/logs"
 [ -f "$config" ] || die "debcfg: $config not found (apt-get install linux-config-$tree_version)"
 
 "$lib/tree.sh"
-export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
-export KBUILD_BUILD_USER=iopl KBUILD_BUILD_HOST=qemu
-export CCACHE_BASEDIR=$build CCACHE_NOHASHDIR=1
 
 # warnings KIND SRCDIR: configure and build build/$TREE/debcfg-KIND, print
 # its W=1 warnings as "file: warning text" (sorted, unique)
 warnings() {
 	local kind=$1 srcdir=$2 obj=$build/debcfg-$1 log=$build/logs/debcfg-$1.log
-	local kmake=(make -C "$srcdir" O="$obj" ARCH=x86_64 -j"$(nproc)")
-	command -v ccache >/dev/null && kmake+=(CC="ccache gcc")
+	local kmake
+	kbuild_env "$srcdir" "$obj" x86_64
 	mkdir -p "$obj"
 	step "debcfg $kind: Debian's config.amd64_none_amd64 + olddefconfig"
 	xz -dc "$config" >"$obj/.config"

@@ -2,11 +2,11 @@
 # make fuzz: random system calls on the sanitizer kernel of the series
 # (config/debug.config: KASAN, UBSAN, lockdep, kmemleak, ...), 4 CPUs, in
 # iopl=compat and iopl=strict. In each boot, at the same time:
-#  - Debian's trinity, 4 children, $FUZZ_TRINITY_SYSCALLS (50000) calls
+#  - Debian's trinity, 4 children, --trinity-calls N (50000) calls
 #    among iopl, execve, wait4 and sched_yield. Trinity marks ioperm,
 #    clone, fork, exit, exit_group and ptrace AVOID_SYSCALL and never makes
 #    them, even when named with -c;
-#  - guest/ioport_fuzz.c for those: $FUZZ_OWN_SYSCALLS (100000) random
+#  - guest/ioport_fuzz.c for those: --own-calls N (100000) random
 #    ioperm, iopl, clone, fork, vfork, execve, exit, wait4, ptrace,
 #    sched_yield and sched_setaffinity calls, each task checking that port
 #    0x80 and CLI/STI behave as its own shadow of its permissions says.
@@ -16,36 +16,35 @@
 # (trinity T, ioport_fuzz O), R boots with a kernel report".
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
+. "$lib/initramfs.sh"
 
-[ -x /usr/bin/trinity ] || die "fuzz: /usr/bin/trinity is missing (make deps installs it)"
-trinity_calls=${FUZZ_TRINITY_SYSCALLS:-50000}
-own_calls=${FUZZ_OWN_SYSCALLS:-100000}
+trinity_calls=50000 own_calls=100000
+while [ $# -gt 0 ]; do
+	case $1 in
+	--trinity-calls) trinity_calls=${2-} ;;
+	--own-calls) own_calls=${2-} ;;
+	*) die "usage: fuzz.sh [--trinity-calls N] [--own-calls N]" ;;
+	esac
+	[ $# -ge 2 ] || die "usage: fuzz.sh [--trinity-calls N] [--own-calls N]"
+	shift 2
+done
 root=$build/guest-fuzz/root
 initrd=$build/guest-fuzz/initramfs.cpio
-debug_config=("$top/config/debug.config")
-[ ! -f "$top/config/debug-$tree_version.config" ] ||
-	debug_config+=("$top/config/debug-$tree_version.config")
 
 "$lib/tree.sh"
-"$lib/kbuild.sh" patched-debug "$build/tree" "${patched_config[@]}" "${debug_config[@]}"
-"$lib/guest.sh" "$build/tree"
+"$lib/kbuild.sh" debug
+"$lib/guest.sh"
 
 step "fuzz: initramfs with trinity and its libraries"
-rm -rf "$root"
-mkdir -p "$(dirname "$root")"
-cp -a "$guest/root" "$root"
-install -D /usr/bin/trinity "$root/usr/bin/trinity"
-ldd /usr/bin/trinity | grep -o '/[^ ]*' | while read -r lib; do
-	install -D "$(readlink -f "$lib")" "$root$lib"
-done
+initramfs_root "$root"
+initramfs_binary "$root" /usr/bin/trinity
 # init runs /bin programs without arguments: guest/fuzz.c starts both
 for prog in fuzz ioport_fuzz; do
 	gcc -static -O2 -g -std=gnu99 -pthread -Wall -o "$root/bin/$prog" "$top/guest/$prog.c" ||
 		die "fuzz: compiling guest/$prog.c failed"
 done
 mkdir -p "$root/tmp"
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$initrd" ||
-	die "fuzz: cpio failed"
+initramfs_pack "$root" "$initrd"
 
 results=$build/logs/results-fuzz.txt
 : >"$results"
@@ -54,8 +53,8 @@ for mode in compat strict; do
 	log=$build/logs/boot-fuzz-$mode.log
 	step "fuzz: trinity ($trinity_calls calls) and ioport_fuzz ($own_calls calls), iopl=$mode, sanitizer kernel (log: $log; about 13 minutes)"
 	status=0
-	MEM=1G PROG_TIMEOUT=3000 BOOT_TIMEOUT=3600 INITRD=$initrd \
-		"$lib/boot.sh" "$build/patched-debug/bzImage" "$log" fuzz "iopl=$mode" \
+	"$lib/boot.sh" --mem 1G --prog-timeout 3000 --timeout 3600 --initrd "$initrd" \
+		"$build/patched-debug/bzImage" "$log" fuzz "iopl=$mode" \
 		FUZZ_MODE="$mode" FUZZ_TRINITY_SYSCALLS="$trinity_calls" FUZZ_OWN_SYSCALLS="$own_calls" ||
 		status=$?
 	"$lib/verdict.sh" "$log" "fuzz/$mode" "$status" | tee -a "$results" || true

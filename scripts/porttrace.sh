@@ -14,9 +14,10 @@ set -euo pipefail
 
 kernel=${1:-patched}
 logs=$build/logs
-mode=$(sed -n 's/^CONFIG_X86_IOPL_MODE_\([A-Z]*\)=y$/\1/p' "$build/$kernel/.config" | tr A-Z a-z)
-[ -n "$mode" ] || die "porttrace: no CONFIG_X86_IOPL_MODE_* in $build/$kernel/.config"
-ours=(iopl_mode ioport_access ioport_inherit ioport_switch ioport_stress ioport_smp ioport_nomem)
+"$lib/tree.sh"
+[ "$kernel" != patched ] || "$lib/kbuild.sh" patched
+"$lib/guest.sh" "$build/tree" "${selftests[@]}"
+mode=$(default_mode "$kernel")
 allowed="0x80 0xed"
 
 # ports LOG: the I/O ports (below 0x10000) that CPUs accessed, one per line
@@ -43,18 +44,19 @@ boot() {
 	local name=$1 scan=$2 runlist=$3 trace=$logs/porttrace-$1.trace status=0
 	step "porttrace: boot $name (IOPORT_SCAN=$scan, log: $logs/porttrace-$name.log)"
 	rm -f "$trace"
-	IOPORT_SCAN=$scan QEMU_EXTRA="-trace memory_region_ops_read -trace memory_region_ops_write -D $trace" \
-		"$lib/boot.sh" "$build/$kernel/bzImage" "$logs/porttrace-$name.log" "$runlist" \
+	"$lib/boot.sh" --scan "$scan" --qemu-arg -trace --qemu-arg memory_region_ops_read \
+		--qemu-arg -trace --qemu-arg memory_region_ops_write --qemu-arg -D --qemu-arg "$trace" \
+		"$build/$kernel/bzImage" "$logs/porttrace-$name.log" "$runlist" \
 		IOPL_EXPECT_MODE="$mode" || status=$?
-	ALLOW_SKIP='/ioport_nomem/' "$lib/verdict.sh" "$logs/porttrace-$name.log" \
+	"$lib/verdict.sh" --allow-skip '/ioport_nomem/' "$logs/porttrace-$name.log" \
 		"porttrace-$name" "$status" | grep -v '^PASS ' || true
 	[ -s "$trace" ] || { echo "FAIL porttrace/$name: QEMU wrote no trace to $trace"; return 0; }
 	ports "$trace" >"$logs/porttrace-$name.ports"
 }
 
 boot base default ioperm
-boot safe default "$(IFS=,; echo "ioperm,${ours[*]}")"
-boot full full "$(IFS=,; echo "ioperm,${ours[*]}")"
+boot safe default "$(list ioperm "${ours[@]}")"
+boot full full "$(list ioperm "${ours[@]}")"
 
 extra() { comm -23 "$logs/porttrace-$1.ports" "$logs/porttrace-base.ports"; }
 safe=$(extra safe | paste -sd ' ')

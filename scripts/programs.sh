@@ -7,6 +7,7 @@
 # changed on purpose.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
+. "$lib/initramfs.sh"
 
 expect=$top/tests/programs.expect
 root=$build/guest-programs/root
@@ -17,26 +18,17 @@ binaries=(/usr/sbin/hwclock /usr/bin/lspci /usr/bin/inb /usr/bin/outb /usr/sbin/
 kernels=(stock patched:iopl=strict patched:iopl=compat patched:iopl=off)
 
 "$lib/tree.sh"
-"$lib/kbuild.sh" stock "$build/src" "${base_config[@]}"
-"$lib/kbuild.sh" patched "$build/tree" "${patched_config[@]}"
-"$lib/guest.sh" "$build/tree"
+"$lib/kbuild.sh" stock
+"$lib/kbuild.sh" patched
+"$lib/guest.sh"
 
 step "programs: initramfs with ${binaries[*]##*/} and their libraries"
-rm -rf "$root"
-mkdir -p "$(dirname "$root")"
-cp -a "$guest/root" "$root"
+initramfs_root "$root"
 mkdir -p "$root/tmp"	# stress-ng wants a writable temp-path
 gcc -static -O2 -Wall -o "$root/bin/programs" "$top/guest/programs.c" ||
 	die "programs: compiling guest/programs.c failed"
-for b in "${binaries[@]}"; do
-	[ -x "$b" ] || die "programs: $b is missing (make deps installs it)"
-	install -D "$b" "$root$b"
-	ldd "$b" | grep -o '/[^ ]*' | while read -r lib; do
-		install -D "$(readlink -f "$lib")" "$root$lib"
-	done
-done
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$initrd" ||
-	die "programs: cpio failed"
+initramfs_binary "$root" "${binaries[@]}"
+initramfs_pack "$root" "$initrd"
 
 # judge PROG LOG: "works|fails<TAB>message" from the guest's lines for PROG.
 # A program works when it exits 0 and prints what it is for. hwclock is run
@@ -79,7 +71,7 @@ for k in "${kernels[@]}"; do
 	log=$build/logs/boot-programs-$col.log
 	step "programs: boot $kernel ${mode:-(no iopl=)} (log: $log)"
 	status=0
-	INITRD=$initrd "$lib/boot.sh" "$build/$kernel/bzImage" "$log" programs $mode || status=$?
+	"$lib/boot.sh" --initrd "$initrd" "$build/$kernel/bzImage" "$log" programs $mode || status=$?
 	results+=("$("$lib/verdict.sh" "$log" "programs/$col" "$status" || true)")
 	for b in "${binaries[@]}"; do
 		cell[${b##*/}:$col]=$(judge "${b##*/}" "$log")

@@ -17,7 +17,7 @@ git -C "$build/tree" worktree prune
 [ -d "$wt" ] || git -C "$build/tree" worktree add -q --detach "$wt" base ||
 	die "series: cannot create the worktree $wt"
 
-export GUEST_DIR=$build/series/guest
+guest_dir=$build/series/guest
 n=0
 for commit in $(git -C "$build/tree" rev-list --reverse base..HEAD); do
 	n=$((n + 1))
@@ -33,18 +33,14 @@ for commit in $(git -C "$build/tree" rev-list --reverse base..HEAD); do
 	for t in "${selftests[@]}"; do
 		[ -f "$wt/tools/testing/selftests/x86/$t.c" ] && present+=("$t")
 	done
-	"$lib/guest.sh" "$wt" "${present[@]}"
+	"$lib/guest.sh" --out "$guest_dir" "$wt" "${present[@]}"
 	log=$build/logs/boot-series-$n.log
 	status=0
-	"$lib/boot.sh" "$build/series-kernel/bzImage" "$log" \
-		"$(IFS=,; echo "demo,${present[*]}")" IOPL_EXPECT_MODE=compat || status=$?
+	"$lib/boot.sh" --initrd "$guest_dir/initramfs.cpio" "$build/series-kernel/bzImage" "$log" \
+		"$(list demo "${present[@]}")" IOPL_EXPECT_MODE=compat || status=$?
 	# Without fault injection ioport_nomem skips by design.
-	ALLOW_SKIP='/ioport_nomem/' "$lib/verdict.sh" "$log" "$name" "$status" |
+	"$lib/verdict.sh" --allow-skip '/ioport_nomem/' "$log" "$name" "$status" |
 		tee -a "$results" || true
 done
 
-pass=$(grep -c '^PASS ' "$results" || true)
-fail=$(grep -c '^FAIL ' "$results" || true)
-skip=$(grep -c '^SKIP ' "$results" || true)
-echo "$n patches: $pass passed, $fail failed, $skip skipped"
-[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
+summarize "$results" "$n patches: "

@@ -8,6 +8,7 @@
 # difference either way.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
+. "$lib/initramfs.sh"
 
 bits=64
 [ "$karch" = x86_64 ] || bits=32
@@ -17,9 +18,9 @@ logs=$build/logs
 mkdir -p "$work" "$logs"
 
 "$lib/tree.sh"
-"$lib/kbuild.sh" "stock$ksuffix" "$build/src" "${base_config[@]}"
-"$lib/kbuild.sh" "patched$ksuffix" "$build/tree" "${patched_config[@]}"
-"$lib/guest.sh" "$build/tree"
+"$lib/kbuild.sh" stock
+"$lib/kbuild.sh" patched
+"$lib/guest.sh"
 
 # The UAPI headers of the tree, installed outside it (an O= build needs a
 # clean source tree), then every target of the directory, statically.
@@ -42,22 +43,20 @@ missing=$(comm -23 <(printf '%s\n' "${wanted[@]}") <(printf '%s\n' "${built[@]}"
 step "x86-selftests: ${#built[@]} built${missing:+, not built here: $missing}"
 
 root=$work/root
-rm -rf "$root"
-cp -a "$guest/root" "$root"
+initramfs_root "$root"
 cp "${built[@]/#/$work/bin/}" "$root/bin/"
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$work/initramfs.cpio" ||
-	die "x86-selftests: cpio failed"
+initramfs_pack "$root" "$work/initramfs.cpio"
 runlist=$(IFS=,; echo "${built[*]}")
 
 for k in stock patched; do
 	log=$logs/boot-x86-selftests-$k$ksuffix.log
 	step "x86-selftests: boot $k$ksuffix with ${#built[@]} tests (log: $log)"
 	status=0
-	INITRD=$work/initramfs.cpio PROG_TIMEOUT=${PROG_TIMEOUT:-120} \
-		"$lib/boot.sh" "$build/$k$ksuffix/bzImage" "$log" "$runlist" \
+	"$lib/boot.sh" --initrd "$work/initramfs.cpio" --prog-timeout 120 \
+		"$build/$k$ksuffix/bzImage" "$log" "$runlist" \
 		IOPL_EXPECT_MODE=compat || status=$?
 	# verdict.sh's PASS/FAIL/SKIP lines as KTAP (it exits 1 on a FAIL)
-	{ ALLOW_SKIP=. "$lib/verdict.sh" "$log" x86 "$status" || true; } |
+	{ "$lib/verdict.sh" --allow-skip . "$log" x86 "$status" || true; } |
 		awk '{ kind = $1; name = $2; sub(/^x86\//, "", name); sub(/:$/, "", name) }
 		name ~ /^kunit\// { next }	# KUnit results belong to make check
 		{	n++

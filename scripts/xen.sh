@@ -35,19 +35,14 @@ fi
 # hypervisor: scan every 13th port and the edges (see ioport_helpers.h),
 # as on the sanitizer kernel. ioport_switch runs on one CPU: it adds
 # nothing here that the native boots do not show.
-# QEMU splits -initrd at commas (multiboot modules): ",," is one comma.
-runlist=ioport_smp,,ioport_access
-# xen_boot KIND: boot build/KIND-xen as dom0 on $cpus vCPUs; the log
+# xen_boot KIND: boot build/KIND-xen as dom0 on 4 vCPUs; the log
 # without Xen's own "(XEN)" lines goes to the verdict.
 xen_boot() {
 	local kind=$1 log=$build/logs/boot-xen-$1.log status=0
-	step "xen: boot $kind as PV dom0 on Xen 4.17, $cpus vCPUs (log: $log)"
-	timeout -k 10 "${BOOT_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg,thread=single \
-		-cpu max -smp "$cpus,sockets=$cpus,cores=1,threads=1" -m 2048 -nodefaults -no-reboot \
-		-display none -kernel "$xen" \
-		-append "console=com1 com1=115200,8n1 dom0_mem=1024M,max:1024M dom0_max_vcpus=$cpus dom0=pv smap=0" \
-		-initrd "$build/$kind-xen/bzImage console=hvc0 earlyprintk=xen panic=-1 run=$runlist timeout=${PROG_TIMEOUT:-300} IOPORT_EXPECT_CPUS=$cpus IOPL_EXPECT_MODE=compat IOPORT_SCAN=full IOPORT_SCAN_STEP=13,$guest/initramfs.cpio" \
-		-chardev "file,id=con,path=$log" -serial chardev:con </dev/null || status=$?
+	step "xen: boot $kind as PV dom0 on Xen 4.17, $default_cpus vCPUs (log: $log)"
+	"$lib/boot.sh" --xen "$xen" --mem 2048 "$build/$kind-xen/bzImage" "$log" \
+		"$(list ioport_smp ioport_access)" IOPL_EXPECT_MODE=compat IOPORT_SCAN_STEP=13 ||
+		status=$?
 	tr -d '\r' <"$log" | grep -v '^(XEN)' >"$log.dom0"
 	"$lib/verdict.sh" "$log.dom0" "xen/$kind" "$status" || true
 }
@@ -64,7 +59,4 @@ else
 fi | tee -a "$results"
 xen_boot patched | tee -a "$results"
 
-pass=$(grep -c '^PASS ' "$results" || true)
-fail=$(grep -c '^FAIL ' "$results" || true)
-echo "xen: $pass passed, $fail failed"
-[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
+summarize "$results" "xen: "

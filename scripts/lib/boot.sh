@@ -1,39 +1,78 @@
 #!/bin/bash
 # Boot a kernel with the guest initramfs and run programs in it.
-# boot.sh KERNEL LOG RUNLIST [KERNEL-CMDLINE-WORDS...]
+# boot.sh [OPTION...] KERNEL LOG RUNLIST [KERNEL-CMDLINE-WORDS...]
 # RUNLIST is a comma-separated list of /bin programs, or "shell" for an
-# interactive shell on this terminal. Returns QEMU's status (124: timeout).
-# Environment: KARCH (x86_64, or i386 for qemu-system-i386), ACCEL (tcg),
-# SMP (4 CPUs), MEM (512M), INITRD (the guest's initramfs), QEMU_EXTRA
-# (more QEMU options, split on spaces), BOOT_TIMEOUT (900 s), PROG_TIMEOUT
-# (300 s per program), IOPORT_SCAN (full: the selftests also read the open
-# ports that they leave alone by default, see porttrace.sh).
+# interactive shell on this terminal (LOG is then not written). Returns
+# QEMU's status (124: timeout).
+#   --smp N           CPUs (4)
+#   --mem SIZE        memory (512M)
+#   --timeout S       seconds for the whole boot (900)
+#   --prog-timeout S  seconds per program, the guest's timeout= (300)
+#   --initrd FILE     the initramfs (build/$TREE/guest/initramfs.cpio)
+#   --scan MODE       the selftests' IOPORT_SCAN= (full: they read every
+#                     port they may; default: only 0x80 and 0xed, as on a
+#                     real machine, see scripts/porttrace.sh) (full)
+#   --qemu-arg ARG    one more QEMU argument (repeatable)
+#   --xen XEN         boot the hypervisor XEN with KERNEL as PV dom0, on
+#                     as many vCPUs, its console on hvc0
+# Environment: KARCH (x86_64, or i386 for qemu-system-i386), ACCEL (tcg).
 # SeaBIOS lists one CPU per socket in its MP table and the test kernels have
 # no ACPI: each CPU is a socket, or -smp 4 brings up one. The guest learns
-# the number as IOPORT_EXPECT_CPUS; verdict.sh checks it in the log.
+# the number as IOPORT_EXPECT_CPUS; verdict.sh --cpus checks it in the log.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-[ $# -ge 3 ] || die "usage: boot.sh KERNEL LOG RUNLIST [CMDLINE...]"
+usage="usage: boot.sh [--smp N] [--mem SIZE] [--timeout S] [--prog-timeout S] [--initrd FILE] [--scan MODE] [--qemu-arg ARG]... [--xen XEN] KERNEL LOG RUNLIST [CMDLINE...]"
+cpus=$default_cpus mem=512M timeout=900 prog_timeout=300 initrd=$guest/initramfs.cpio
+scan=full xen='' extra=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--smp) cpus=$2 ;;
+	--mem) mem=$2 ;;
+	--timeout) timeout=$2 ;;
+	--prog-timeout) prog_timeout=$2 ;;
+	--initrd) initrd=$2 ;;
+	--scan) scan=$2 ;;
+	--qemu-arg) extra+=("$2") ;;
+	--xen) xen=$2 ;;
+	--*) die "$usage" ;;
+	*) break ;;
+	esac
+	[ $# -ge 2 ] || die "$usage"
+	shift 2
+done
+[ $# -ge 3 ] || die "$usage"
 kernel=$1 log=$2 runlist=$3
 shift 3
-initrd=${INITRD:-$guest/initramfs.cpio}
 [ -f "$kernel" ] || die "boot: kernel $kernel not found"
 [ -f "$initrd" ] || die "boot: $initrd not found"
 
-qemu=("qemu-system-$karch" -accel "${ACCEL:-tcg}" -nodefaults -no-reboot
-	-display none -m "${MEM:-512M}" -smp "$cpus,sockets=$cpus,cores=1,threads=1" -kernel "$kernel" -initrd "$initrd")
-# shellcheck disable=SC2206 # split on purpose
-qemu+=(${QEMU_EXTRA:-})
-append="console=ttyS0 panic=-1 run=$runlist timeout=${PROG_TIMEOUT:-300} IOPORT_EXPECT_CPUS=$cpus IOPORT_SCAN=${IOPORT_SCAN:-full} $*"
+guest_args="panic=-1 run=$runlist timeout=$prog_timeout IOPORT_EXPECT_CPUS=$cpus IOPORT_SCAN=$scan $*"
+smp=("-smp" "$cpus,sockets=$cpus,cores=1,threads=1")
+if [ -z "$xen" ]; then
+	qemu=("qemu-system-$karch" -accel "${ACCEL:-tcg}" -nodefaults -no-reboot
+		-display none -m "$mem" "${smp[@]}" -kernel "$kernel" -initrd "$initrd"
+		-append "console=ttyS0 $guest_args")
+else
+	[ -f "$xen" ] || die "boot: hypervisor $xen not found"
+	# Multiboot: Xen is the kernel, dom0's kernel with its command line
+	# and the initramfs are modules; QEMU splits -initrd at commas, and
+	# ",," is one comma.
+	dom0="$kernel console=hvc0 earlyprintk=xen $guest_args"
+	qemu=(qemu-system-x86_64 -accel "tcg,thread=single" -cpu max "${smp[@]}" -m "$mem"
+		-nodefaults -no-reboot -display none -kernel "$xen"
+		-append "console=com1 com1=115200,8n1 dom0_mem=1024M,max:1024M dom0_max_vcpus=$cpus dom0=pv smap=0"
+		-initrd "${dom0//,/,,},$initrd")
+fi
+qemu+=("${extra[@]}")
 
 if [ "$runlist" = shell ]; then
-	exec "${qemu[@]}" -serial mon:stdio -append "$append"
+	exec "${qemu[@]}" -serial mon:stdio
 fi
 
 mkdir -p "$(dirname "$log")"
 rm -f "$log"
 status=0
-timeout -k 10 "${BOOT_TIMEOUT:-900}" "${qemu[@]}" -append "$append" \
+timeout -k 10 "$timeout" "${qemu[@]}" \
 	-chardev "file,id=con,path=$log" -serial chardev:con </dev/null || status=$?
 exit $status

@@ -1,6 +1,13 @@
 # Shared helpers for the harness scripts. Sourced, not run.
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # the variables are for the scripts that source this file
+#
+# The environment knobs of the harness are read here and in boot.sh only:
+#   TREE   the Debian kernel tree, 6.1 (Debian 12) or 6.12 (Debian 13);
+#          the default, 6.12, is set here and nowhere else
+#   KARCH  x86_64, or i386 for 32-bit kernels and selftests
+#   ACCEL  QEMU's accelerator (boot.sh; tcg)
+# Everything else a script needs it takes as options or arguments.
 
 die() {
 	printf 'error: %s\n' "$*" >&2
@@ -13,17 +20,17 @@ step() {
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 lib=$top/scripts/lib	# the building blocks
-# The Debian kernel tree: TREE=6.1 (Debian 12) or TREE=6.12 (Debian 13).
-# Each has its own series (patches/$TREE) and build directory.
-tree_version=${TREE:-6.1}
-case $tree_version in
-6.1 | 6.12) ;;
-*) die "TREE=$tree_version: the trees are 6.1 and 6.12" ;;
+all_trees=(6.1 6.12)
+tree_version=${TREE:-6.12}
+case " ${all_trees[*]} " in
+*" $tree_version "*) ;;
+*) die "TREE=$tree_version: the trees are ${all_trees[*]}" ;;
 esac
+# Each tree has its own series (patches/$TREE) and build directory.
 build=$top/build/$tree_version
 patches=$top/patches/$tree_version
 source_package=linux-source-$tree_version
-tarball=${TARBALL:-/usr/src/$source_package.tar.xz}
+tarball=/usr/src/$source_package.tar.xz
 # KARCH=i386 builds and boots 32-bit kernels and selftests; the kernels'
 # names then end in -i386.
 karch=${KARCH:-x86_64}
@@ -32,25 +39,56 @@ x86_64) ksuffix= ;;
 i386) ksuffix=-i386 ;;
 *) die "KARCH=$karch: the architectures are x86_64 and i386" ;;
 esac
-guest=${GUEST_DIR:-$build/guest$ksuffix}	# the guest's root and initramfs
-# The selftests built into the guest, from tools/testing/selftests/x86
-selftests=(iopl ioperm iopl_mode ioport_access ioport_inherit ioport_switch ioport_stress ioport_nomem ioport_smp)
+guest=$build/guest$ksuffix	# the guest's root and initramfs (lib/guest.sh)
+# Our selftests, in the order the boots run them, and all the selftests
+# built into the guest from tools/testing/selftests/x86
+ours=(iopl_mode ioport_access ioport_inherit ioport_switch ioport_stress ioport_smp ioport_nomem)
+selftests=(iopl ioperm "${ours[@]}")
 # The test config (32-bit on i386), and the patched kernel's: the test
-# config plus the KUnit suite.
+# config plus the KUnit suite; the sanitizer kernel's adds debug.config.
 base_config=("$top/config/test.config")
 [ "$karch" = x86_64 ] || base_config+=("$top/config/i386.config")
 patched_config=("${base_config[@]}" "$top/config/kunit.config")
-cpus=${SMP:-4}	# CPUs per boot; scripts/boot.sh and scripts/verdict.sh
+debug_config=("${patched_config[@]}" "$top/config/debug.config")
+[ ! -f "$top/config/debug-$tree_version.config" ] ||
+	debug_config+=("$top/config/debug-$tree_version.config")
+default_cpus=4	# CPUs per boot (boot.sh --smp, verdict.sh --cpus)
 
-# summarize RESULTS: the summary line of a file of PASS/FAIL/SKIP/CHANGED
-# lines; fails when anything failed or nothing passed.
+# list A B...: comma-separated, as the guest's run= wants it
+list() { (IFS=,; echo "$*"); }
+
+# default_mode KERNEL: the iopl= mode that build/$TREE/KERNEL's Kconfig
+# picks when the command line names none (strict, compat or off)
+default_mode() {
+	local mode
+	mode=$(sed -n 's/^CONFIG_X86_IOPL_MODE_\([A-Z]*\)=y$/\1/p' "$build/$1/.config" | tr A-Z a-z)
+	[ -n "$mode" ] || die "no CONFIG_X86_IOPL_MODE_* in $build/$1/.config"
+	echo "$mode"
+}
+
+# kbuild_env: the fixed KBUILD_BUILD_* variables of every kernel build,
+# and ccache with paths relative to build/$TREE; sets kmake to the make
+# command line for SRCDIR into OBJ: kbuild_env SRCDIR OBJ [ARCH]
+kbuild_env() {
+	export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+	export KBUILD_BUILD_USER=iopl KBUILD_BUILD_HOST=qemu
+	kmake=(make -C "$1" O="$2" ARCH="${3:-$karch}" -j"$(nproc)")
+	if command -v ccache >/dev/null; then
+		kmake+=(CC="ccache gcc")
+		export CCACHE_BASEDIR=$build CCACHE_NOHASHDIR=1
+	fi
+}
+
+# summarize RESULTS [PREFIX]: the summary line of a file of
+# PASS/FAIL/SKIP/CHANGED lines, PREFIX in front; fails when anything
+# failed or nothing passed.
 summarize() {
 	local pass fail skip changed summary
 	pass=$(grep -c '^PASS ' "$1" || true)
 	fail=$(grep -c '^FAIL ' "$1" || true)
 	skip=$(grep -c '^SKIP ' "$1" || true)
 	changed=$(grep -c '^CHANGED ' "$1" || true)
-	summary="$pass passed, $fail failed"
+	summary="${2:-}$pass passed, $fail failed"
 	[ "$skip" = 0 ] || summary+=", $skip skipped"
 	[ "$changed" = 0 ] || summary+=", $changed changed by the series"
 	echo "$summary"

@@ -1,14 +1,24 @@
 #!/bin/bash
-# Build the guest: init, the demo, ioport_fuzz and the selftests (static), busybox, and
-# the initramfs build/$TREE/guest/initramfs.cpio ($GUEST_DIR instead of
-# build/$TREE/guest when set). With KARCH=i386 everything is built with
-# -m32 into build/$TREE/guest-i386, without busybox (Debian's is 64-bit).
-# guest.sh TREE SELFTEST... (selftests come from TREE/tools/testing/selftests/x86)
+# Build the guest: init, the demo, the benchmark, kmemleak, ioport_fuzz and
+# the selftests (static), busybox, and the initramfs
+# build/$TREE/guest/initramfs.cpio. With KARCH=i386 everything is built
+# with -m32 into build/$TREE/guest-i386, without busybox (Debian's is
+# 64-bit).
+# guest.sh [--out DIR] [TREE [SELFTEST...]]
+#   --out DIR  build the root and the initramfs in DIR instead
+#   TREE       the kernel tree whose tools/testing/selftests/x86 has the
+#              selftests (default build/$TREE/tree)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+. "$lib/initramfs.sh"
 
-tree=$1
-shift
+if [ "${1:-}" = --out ]; then
+	[ $# -ge 2 ] || die "usage: guest.sh [--out DIR] [TREE [SELFTEST...]]"
+	guest=$2
+	shift 2
+fi
+tree=${1:-$build/tree}
+[ $# = 0 ] || shift
 root=$guest/root
 cpio_out=$guest/initramfs.cpio
 mkdir -p "$root/bin" "$build/logs"
@@ -49,7 +59,5 @@ if [ "$karch" = x86_64 ] && [ ! "$root/bin/busybox" -nt /bin/busybox ]; then
 fi
 
 if [ $changed = 1 ] || [ ! -f "$cpio_out" ]; then
-	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$cpio_out.tmp" ||
-		die "guest: cpio failed"
-	mv "$cpio_out.tmp" "$cpio_out"
+	initramfs_pack "$root" "$cpio_out"
 fi

@@ -1,14 +1,22 @@
 #!/bin/bash
 # Build one kernel variant: kbuild.sh NAME SRCDIR FRAGMENT...
+# or one of the three kernels of the tree and KARCH, with their sources and
+# fragments: kbuild.sh stock|patched|debug (build/$TREE/stock, patched,
+# patched-debug; -i386 at the end for KARCH=i386).
 # The config is tinyconfig plus the fragments, checked option by option;
-# the result is build/NAME/bzImage. Nothing is rebuilt when the sources
+# the result is build/$TREE/NAME/bzImage. Nothing is rebuilt when the sources
 # (tarball or build/tree commit) and the fragments are unchanged.
 # ccache sees paths relative to build/, so variants of one source share
 # its cache for the files their options do not change.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-[ $# -ge 3 ] || die "usage: kbuild.sh NAME SRCDIR FRAGMENT..."
+case $#:${1:-} in
+1:stock) set -- "stock$ksuffix" "$build/src" "${base_config[@]}" ;;
+1:patched) set -- "patched$ksuffix" "$build/tree" "${patched_config[@]}" ;;
+1:debug) set -- "patched-debug$ksuffix" "$build/tree" "${debug_config[@]}" ;;
+[012]:*) die "usage: kbuild.sh NAME SRCDIR FRAGMENT... | kbuild.sh stock|patched|debug" ;;
+esac
 name=$1 srcdir=$2
 shift 2
 obj=$build/$name
@@ -31,13 +39,7 @@ if [ -f "$obj/bzImage" ] && [ -f "$obj/.fingerprint" ] &&
 fi
 rm -f "$obj/bzImage" "$obj/.fingerprint"
 
-export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
-export KBUILD_BUILD_USER=iopl KBUILD_BUILD_HOST=qemu
-kmake=(make -C "$srcdir" O="$obj" ARCH="$karch" -j"$(nproc)")
-if command -v ccache >/dev/null; then
-	kmake+=(CC="ccache gcc")
-	export CCACHE_BASEDIR=$build CCACHE_NOHASHDIR=1
-fi
+kbuild_env "$srcdir" "$obj"
 
 step "kbuild $name: configure (tinyconfig + $*)"
 {

@@ -5,8 +5,17 @@
 # The tree is (re)built from patches/ when it is missing or when patches/
 # changed while nobody committed in the tree. Commits in the tree that are
 # not in patches/ are never thrown away: that stops with a message.
+# tree.sh [--force]: --force rebuilds the tree from patches/ even so, and
+# keeps the old HEAD as a branch saved-DATE.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+
+force=0
+case ${1:-} in
+--force) force=1 ;;
+'') ;;
+*) die "usage: tree.sh [--force]" ;;
+esac
 
 tree=$build/tree
 applied=$build/tree.applied	# HEAD right after the last application
@@ -90,10 +99,10 @@ done
 
 [ -d "$tree/.git" ] || make_base
 
-if [ "${FORCE:-}" = 1 ]; then
+if [ $force = 1 ]; then
 	old=$(git -C "$tree" rev-parse HEAD)
 	git -C "$tree" branch -f "saved-$(date +%Y%m%d-%H%M%S)" "$old"
-	step "tree: FORCE=1, old HEAD kept as branch saved-*"
+	step "tree: --force, old HEAD kept as branch saved-*"
 	apply_series
 	exit 0
 fi
@@ -108,5 +117,5 @@ if [ "$head" = "$(git -C "$tree" rev-parse base)" ] ||
 	{ [ -f "$applied" ] && [ "$head" = "$(cat "$applied")" ]; }; then
 	apply_series
 else
-	die "tree: $tree has commits that differ from ${patches#"$top/"}/; run make export TREE=$tree_version to keep them, or make tree TREE=$tree_version FORCE=1 to rebuild it from there"
+	die "tree: $tree has commits that differ from ${patches#"$top/"}/; run make export TREE=$tree_version to keep them, or make tree TREE=$tree_version FORCE=1 (tree.sh --force) to rebuild it from there"
 fi

@@ -5,7 +5,7 @@
 # (0 when absent), the kernel lines forbidden by the regex in logs/NAME.forbid
 # (none when absent) and the SKIPs allowed by the regex in logs/NAME.allow
 # (none when absent), expecting the CPUs in logs/NAME.cpus (1 when absent)
-# and, when logs/NAME.kunit exists, KUnit results (EXPECT_KUNIT=1);
+# and, when logs/NAME.kunit exists, KUnit results (--expect-kunit);
 # logs/NAME.expect is verdict.sh's exact expected output.
 # The exit status must be 1 exactly when a FAIL line is expected.
 # Then scripts/fuzz-count.sh on the recorded make fuzz logs in fuzz/:
@@ -39,11 +39,11 @@ for log in "$dir"/logs/*.log; do
 	[ -f "$dir/logs/$name.cpus" ] && cpus=$(cat "$dir/logs/$name.cpus")
 	forbid=
 	[ -f "$dir/logs/$name.forbid" ] && forbid=$(cat "$dir/logs/$name.forbid")
-	kunit=
-	[ -f "$dir/logs/$name.kunit" ] && kunit=1
+	kunit=()
+	[ -f "$dir/logs/$name.kunit" ] && kunit=(--expect-kunit)
 	rc=0
-	out=$(ALLOW_SKIP=$allow EXPECT_CPUS=$cpus FORBID=$forbid EXPECT_KUNIT=$kunit \
-		"$scripts/lib/verdict.sh" "$log" t "$status") || rc=$?
+	out=$("$scripts/lib/verdict.sh" --allow-skip "$allow" --cpus "$cpus" --forbid "$forbid" \
+		"${kunit[@]}" "$log" t "$status") || rc=$?
 	judge "verdict/$name" "$dir/logs/$name.expect" "$rc" "$out"
 done
 for log in "$dir"/fuzz/*.log; do
