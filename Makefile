@@ -111,10 +111,10 @@ programs: deps
 # on this machine's CPU (bench-cycles alone takes about a minute).
 bench: deps
 	@$(S)/bench.sh
-	@$(S)/cycles.sh
+	@$(S)/cycles.sh $(foreach t,$(TREES),--tree $(t))
 
 bench-cycles: deps
-	@$(S)/cycles.sh
+	@$(S)/cycles.sh $(foreach t,$(TREES),--tree $(t))
 
 # The tree's whole x86 selftest directory on stock and patched, 64-bit on
 # x86_64 and 32-bit on i386 kernels (TREE=6.12 by default).
