@@ -112,11 +112,11 @@ programs: deps ## Debian's port-I/O programs on the stock kernel and in every io
 	@$(S)/programs.sh
 
 bench: deps ## instructions per switch under QEMU -icount, then bench-cycles (about 15 min)
-	@bench/icount.sh $(TREE)
-	@bench/cycles.sh $(TREE)
+	@bench/icount.sh $(foreach t,$(TREE),--tree $(t))
+	@bench/cycles.sh $(foreach t,$(TREE),--tree $(t))
 
-bench-cycles: deps ## TSC cycles per TSS update on this CPU, stock against series (about 1 min)
-	@bench/cycles.sh $(TREE)
+bench-cycles: deps ## TSC cycles per TSS update on this CPU against the series' bound (about 1 min)
+	@bench/cycles.sh $(foreach t,$(TREE),--tree $(t))
 
 x86-selftests: deps ## the tree's whole tools/testing/selftests/x86, stock against patched, 64 and 32 bits
 	@$(S)/x86-selftests.sh

@@ -7,17 +7,21 @@
  *
  * For each scenario, two tasks A and B with their own I/O bitmaps built
  * by the tree's ksys_ioperm(), and one TSS: install A, B, A, B, ... (the
- * copy that a switch to the task does on exit to user mode). Hot: caches
- * warm, each sample is a batch of BATCH installs divided by BATCH (the
- * TSC of a VM may tick in steps of tens of cycles). Cold: both bitmaps
- * and the TSS's bitmap data flushed with clflush before each install,
- * which is timed alone. Stock and series alternate within each round, so
+ * copy that a switch to the task does on exit to user mode). Hot: each
+ * sample is a batch of BATCH installs divided by BATCH (the TSC of a VM
+ * may tick in steps of tens of cycles), after an untimed batch of the
+ * same installs that warms the caches. Cold: both bitmaps and the TSS's
+ * bitmap data flushed with clflush before each install, which is timed
+ * alone. Stock and series alternate within each round, so
  * that both see the same machine. The cost of a big copy depends on the
  * physical pages of its source and destination (cache sets, aliasing),
  * so each scenario runs on LAYOUTS fresh allocations of the TSS and the
- * bitmaps, kept until the end. After every sample the TSS must grant
- * exactly what the task's bitmap grants, or the program fails.
+ * bitmaps, kept until the end. The TSS must grant exactly what the task's
+ * bitmap grants, or the program fails: checked after every install of
+ * the untimed batches and of the cold samples, and after the last install
+ * of every timed batch (a check inside the batch would be timed with it).
  *
+ * Arguments: the scenarios to run ("high/low" ...), all when none.
  * Output, one line per scenario: name, then stock hot min/median, series
  * hot min/median, stock cold min/median, series cold min/median, in TSC
  * cycles per install, the timing overhead (an empty measured call)
@@ -102,6 +106,17 @@ static inline unsigned long long tsc(void)
 
 static void nothing(void *tss, void *task) { }
 
+/* The TSS must grant exactly what @task's bitmap grants, or we stop. */
+static void check(const struct variant *v, void *tss, void *task,
+		  const struct scenario *sc)
+{
+	if (v->differs(tss, task)) {
+		fprintf(stderr, "cycles: %s: the TSS does not match the task after an update (%s/%s)\n",
+			v->name, sc->a->name, sc->b->name);
+		exit(1);
+	}
+}
+
 /* Cycles per install of @n installs of @task[0], @task[1], ... */
 static double timed(void (*fn)(void *, void *), void *tss, void **task, int n)
 {
@@ -128,7 +143,19 @@ static void report(double *s, int n, int cold)
 		printf(" %.1f", s[i] > overhead[cold] ? s[i] - overhead[cold] : 0);
 }
 
-int main(void)
+/* Is scenario @s among the names "a/b" in @names (all when none)? */
+static int chosen(size_t s, char **names, int n)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s/%s", scenarios[s].a->name, scenarios[s].b->name);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return 1;
+	return !n;
+}
+
+int main(int argc, char **argv)
 {
 	static double samples[2][2][ROUNDS];
 	const struct variant *v[2] = { &stock, &series };
@@ -145,7 +172,8 @@ int main(void)
 	for (size_t s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]); s++) {
 		void *tss[2], *task[2][2];
 
-		if (scenarios[s].a->iopl || scenarios[s].b->iopl)
+		if (scenarios[s].a->iopl || scenarios[s].b->iopl ||
+		    !chosen(s, argv + 1, argc - 1))
 			continue;
 
 		/* cold = 0: hot, 1: cold; rounds alternate stock and series */
@@ -168,13 +196,15 @@ int main(void)
 						v[k]->flush(tss[k], t[0]);
 						v[k]->flush(tss[k], t[1]);
 						_mm_mfence();
+					} else {
+						/* Untimed: caches warm, each update checked */
+						for (int i = 0; i < BATCH; i++) {
+							v[k]->update(tss[k], t[i & 1]);
+							check(v[k], tss[k], t[i & 1], &scenarios[s]);
+						}
 					}
 					samples[k][cold][r] = timed(v[k]->update, tss[k], t, n);
-					if (v[k]->differs(tss[k], t[(n - 1) & 1])) {
-						fprintf(stderr, "cycles: %s: the TSS does not match %s after an update\n",
-							v[k]->name, r & 1 ? scenarios[s].b->name : scenarios[s].a->name);
-						return 1;
-					}
+					check(v[k], tss[k], t[(n - 1) & 1], &scenarios[s]);
 				}
 			}
 		}

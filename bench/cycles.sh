@@ -1,21 +1,44 @@
 #!/bin/bash
-# make bench, cycles part: TSC cycles of one TSS bitmap update on this
-# machine's CPU, stock against series, per tree (6.1 and 6.12, or the
-# trees given as arguments: cycles.sh [TREE...]).
-# The update (tss_copy_io_bitmap() and its call condition) and
-# ksys_ioperm(), which builds the bitmaps, are extracted from each tree's
-# own source and compiled for user space with the kernel's x86_64 code
-# generation flags (bench/variant.c, bench/shim.h); bench/cycles.c times
-# them. Nothing runs in a kernel. Writes build/bench/cycles.csv (medians)
-# and build/bench/cycles.txt (min and median).
+# make bench-cycles: TSC cycles of one TSS bitmap update on this machine's
+# CPU, stock against series, per tree, and the bound the series must keep.
+#
+#   cycles.sh [--tree T]... [--series-src DIR] [--out DIR]
+#
+# --tree: 6.1 and/or 6.12 (default both). --series-src: take the series'
+# code from DIR instead of build/T/tree (one tree only; used to plant a
+# regression and see the bound fail). --out: where the results go
+# (default build/bench).
+#
+# The update (tss_copy_io_bitmap(), its helpers and its call condition)
+# and ksys_ioperm(), which builds the bitmaps, are extracted from each
+# tree's own source and compiled for user space with the kernel's x86_64
+# code generation flags (bench/variant.c, bench/shim.h); bench/cycles.c
+# times them, linked statically (build/bench/cycles/cycles-T runs as built
+# on another machine). Nothing runs in a kernel. Writes cycles.csv
+# (medians) and cycles.txt (min and median) in the output directory.
+#
+# The bound, per row: hot min and median, series <= stock * 1.05 + 3;
+# cold min and median, series <= stock * 1.10 + 100; rows of maps with
+# one or two blocks (low, high, wide, wide2), series hot min <= stock's
+# low/low hot min + 5. A row that breaks it is measured again (medians
+# move by up to 20% on a shared host); a row that breaks it again fails.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib/common.sh"
 
-out=$top/build/bench
+trees=() series_src= out=$top/build/bench
+while [ $# -gt 0 ]; do
+	case $1 in
+	--tree) trees+=("$2"); shift 2 ;;
+	--series-src) series_src=$(cd "$2" && pwd); shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	*) die "usage: cycles.sh [--tree T]... [--series-src DIR] [--out DIR]" ;;
+	esac
+done
+[ ${#trees[@]} -gt 0 ] || trees=(6.1 6.12)
+[ -z "$series_src" ] || [ ${#trees[@]} = 1 ] || die "cycles: --series-src needs exactly one --tree"
 work=$out/cycles
 mkdir -p "$work"
-trees=("$@")
-[ $# -gt 0 ] || trees=("${all_trees[@]}")
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 
 # The x86_64 kernel's code generation (arch/x86/Makefile, Makefile) at
 # -O2, as distributions build it; -mcmodel=kernel only moves addresses.
@@ -43,7 +66,7 @@ extract_tree() {
 	local src=$1 ksrc=$1/arch/x86/kernel inc=$1/arch/x86/include/asm copy
 	{
 		echo "/* Extracted from ${src#"$top/"} by bench/cycles.sh */"
-		grep -h '^#define IO_BITMAP_[A-Z_]*[[:space:]]' "$inc/processor.h" "$inc/io_bitmap.h" |
+		grep -h '^#define IO_BITMAP_[A-Z_]*[[:space:]]' "$inc/processor.h" "$inc/io_bitmap.h" "$ksrc/ioport.c" |
 			grep -v 'OFFSET\|\\$'
 		extract "$inc/processor.h" '^struct io_bitmap_run \{'
 		need "$inc/processor.h" '^struct x86_io_bitmap \{'
@@ -53,6 +76,10 @@ extract_tree() {
 		# The update lives in process.c (stock) or ioport.c (series)
 		copy=$(grep -l '^[a-z ]*void tss_copy_io_bitmap(' "$ksrc/process.c" "$ksrc/ioport.c") ||
 			die "cycles: no tss_copy_io_bitmap() in $ksrc/process.c or ioport.c"
+		# Its static helpers (tss_copy_io_*()) first, in the file's order
+		for f in $(sed -n 's/^static [a-z ]*\(tss_copy_io_[a-z_]*\)(.*/\1/p' "$copy"); do
+			[ "$f" = tss_copy_io_bitmap ] || need "$copy" "^static [a-z ]*$f\\("
+		done
 		need "$copy" '^[a-z ]*void tss_copy_io_bitmap\('
 		# ksys_ioperm()'s static helpers, then ksys_ioperm() itself
 		for f in $(sed -n 's/^static [a-z ]*\(io_bitmap_update_[a-z_]*\)(.*/\1/p' "$ksrc/ioport.c"); do
@@ -72,11 +99,10 @@ extract_tree() {
 
 : >"$work/results.txt"
 for t in "${trees[@]}"; do
-	export TREE=$t
 	b=$top/build/$t
-	[ -d "$b/tree/.git" ] || "$lib/tree.sh"
+	[ -d "$b/tree/.git" ] || TREE=$t "$lib/tree.sh"
 	extract_tree "$b/src" "$work/$t-stock.h"
-	extract_tree "$b/tree" "$work/$t-series.h"
+	extract_tree "${series_src:-$b/tree}" "$work/$t-series.h"
 	objs=()
 	for k in stock series; do
 		gcc "${kflags[@]}" -c -I"$top/bench" -DEXTRACTED="\"$work/$t-$k.h\"" -DPFX=$k \
@@ -84,12 +110,54 @@ for t in "${trees[@]}"; do
 			die "cycles: the $t $k code does not build for user space"
 		objs+=("$work/$t-$k.o")
 	done
-	gcc -O2 -Wall -o "$work/cycles-$t" "$top/bench/cycles.c" "${objs[@]}" ||
+	gcc -O2 -Wall -static -o "$work/cycles-$t" "$top/bench/cycles.c" "${objs[@]}" ||
 		die "cycles: bench/cycles.c does not build"
-	step "cycles: $t, stock against series, on $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1) (about a minute)"
+	step "cycles: $t, stock against series, on $cpu (about a minute)"
 	"$work/cycles-$t" | sed "s/^/$t /" >>"$work/results.txt" ||
 		die "cycles: the measurement of $t failed"
 done
+
+# over RESULTS: "TREE SCENARIO: why" for each row of RESULTS (cycles-T
+# output, tree first) above the bound
+over() {
+	awk '
+	!/#/ { row[++n] = $1 " " $2; for (i = 3; i <= 10; i++) v[$1 " " $2, i] = $i }
+	function above(r, what, series, bound) {
+		if (series > bound)
+			printf "%s: %s %s > %.1f\n", r, what, series, bound
+	}
+	END {
+		for (j = 1; j <= n; j++) {
+			r = row[j]
+			split(r, a, " ")
+			above(r, "hot min", v[r, 5], v[r, 3] * 1.05 + 3)
+			above(r, "hot median", v[r, 6], v[r, 4] * 1.05 + 3)
+			above(r, "cold min", v[r, 9], v[r, 7] * 1.10 + 100)
+			above(r, "cold median", v[r, 10], v[r, 8] * 1.10 + 100)
+			if (a[2] ~ /^(low|high|wide|wide2)\/(low|high|wide|wide2)$/ && (a[1] " low/low", 3) in v)
+				above(r, "hot min (stock low/low + 5)", v[r, 5], v[a[1] " low/low", 3] + 5)
+		}
+	}' "$1"
+}
+
+# Measure the rows above the bound once more; low/low with the rows of
+# one- and two-block maps, whose bound is low/low's.
+over "$work/results.txt" >"$work/over.txt"
+for t in "${trees[@]}"; do
+	again=$(awk -v t="$t" '$1 == t { sub(":", "", $2); print $2 }' "$work/over.txt" | sort -u)
+	[ -n "$again" ] || continue
+	grep -q "^$t \(low\|high\|wide\|wide2\)/\(low\|high\|wide\|wide2\):" "$work/over.txt" &&
+		again=$(printf '%s\nlow/low\n' "$again" | sort -u)
+	step "cycles: $t, above the bound, measured again: $(echo $again)"
+	# shellcheck disable=SC2086 # one argument per scenario
+	"$work/cycles-$t" $again | sed "s/^/$t /" >"$work/again.txt" ||
+		die "cycles: the measurement of $t failed"
+	awk 'NR == FNR { if (!/#/) again[$1 " " $2] = $0; next }
+		($1 " " $2) in again { print again[$1 " " $2]; next } { print }' \
+		"$work/again.txt" "$work/results.txt" >"$work/results.new"
+	mv "$work/results.new" "$work/results.txt"
+done
+over "$work/results.txt" >"$work/over.txt"
 
 {
 	echo "tree,scenario,stock_hot,series_hot,stock_cold,series_cold"
@@ -98,7 +166,7 @@ done
 {
 	echo "TSC cycles per TSS bitmap update (the copy on a switch to the task),"
 	echo "min/median of $(sed -n 's/^#define ROUNDS[[:space:]]*//p' "$top/bench/cycles.c") updates,"
-	echo "user space on $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1):"
+	echo "user space on $cpu:"
 	echo
 	printf '| %-4s | %-24s | %11s | %11s | %11s | %11s |\n' tree scenario "stock hot" "series hot" "stock cold" "series cold"
 	echo "|------|--------------------------|-------------|-------------|-------------|-------------|"
@@ -132,3 +200,11 @@ if command -v gnuplot >/dev/null; then
 	GP
 	step "cycles: $out/cycles.csv, $out/cycles.png, $out/cycles.txt"
 fi
+
+if [ -s "$work/over.txt" ]; then
+	sed 's|^\([^ ]*\) \([^:]*\): |FAIL bench-cycles/\1/\2: |' "$work/over.txt"
+	exit 1
+fi
+for t in "${trees[@]}"; do
+	echo "PASS bench-cycles/$t: every row within the bound"
+done

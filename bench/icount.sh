@@ -1,7 +1,7 @@
 #!/bin/bash
 # make bench: instructions per context switch (and per ioperm() call) on the
-# stock and the patched kernel of each tree (6.1 and 6.12, or the trees
-# given as arguments: icount.sh [TREE...]),
+# stock and the patched kernel of each tree (6.1 and 6.12, or those of
+# icount.sh [--tree T]...),
 # booted one after the other with QEMU -icount shift=0, where 1 ns of guest
 # time is one guest instruction.
 # Writes build/bench/bench.csv, build/bench/bench.png and prints a table.
@@ -10,8 +10,14 @@ set -euo pipefail
 
 out=$top/build/bench
 mkdir -p "$out"
-trees=("$@")
-[ $# -gt 0 ] || trees=("${all_trees[@]}")
+trees=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--tree) [ $# -ge 2 ] || die "usage: icount.sh [--tree T]..."; trees+=("$2"); shift 2 ;;
+	*) die "usage: icount.sh [--tree T]..." ;;
+	esac
+done
+[ ${#trees[@]} -gt 0 ] || trees=("${all_trees[@]}")
 
 for t in "${trees[@]}"; do
 	export TREE=$t

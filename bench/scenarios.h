@@ -34,7 +34,9 @@ static const struct perm nearly = { "nearly-dense", { { 0x100, 0xff00 } } };
 /* One port in every other 64-port block: 512 blocks of one port */
 static const struct perm adversary = { "adversary", .singles = 512, .first = 0x20, .step = 128 };
 
-static const struct { const struct perm *a, *b; } scenarios[] = {
+struct scenario { const struct perm *a, *b; };
+
+static const struct scenario scenarios[] = {
 	{ &plain, &plain }, { &iopl3, &plain }, { &low, &plain },
 	{ &high, &plain }, { &low, &low2 }, { &high, &high2 },
 	{ &high, &low }, { &iopl3, &iopl3 }, { &wide, &low },

@@ -28,6 +28,7 @@ typedef struct { long long counter; } atomic64_t;
 #define DECLARE_BITMAP(name, bits) unsigned long name[BITS_TO_LONGS(bits)]
 #define max(a, b)		((a) > (b) ? (a) : (b))
 #define min(a, b)		((a) < (b) ? (a) : (b))
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define GFP_KERNEL		0
 #define CAP_SYS_RAWIO		17
