@@ -2,7 +2,7 @@
 # Write patches/$TREE/NNNN-*.patch and its series from build/$TREE/tree base..HEAD.
 # Notes for reviewers and tools (checkpatch findings, why they stay) are git
 # notes on the commits: format-patch puts them below the "---" line, where
-# git am drops them; scripts/tree.sh puts them back on the commits.
+# git am drops them; scripts/lib/tree.sh puts them back on the commits.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 

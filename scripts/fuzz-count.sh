@@ -7,7 +7,7 @@
 #    64-bit call asked for at least once,
 #  - ioport_fuzz ran OWN-CALLS calls.
 # Then "# NAME: trinity N syscalls, ioport_fuzz M syscalls" on stderr.
-# Exit status 1 when a check fails. scripts/verdict.sh judges the rest of
+# Exit status 1 when a check fails. scripts/lib/verdict.sh judges the rest of
 # the log (kernel reports, the program's exit status).
 set -euo pipefail
 

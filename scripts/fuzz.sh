@@ -10,7 +10,7 @@
 #    ioperm, iopl, clone, fork, vfork, execve, exit, wait4, ptrace,
 #    sched_yield and sched_setaffinity calls, each task checking that port
 #    0x80 and CLI/STI behave as its own shadow of its permissions says.
-# The console is checked as make check-debug checks it (scripts/verdict.sh:
+# The console is checked as make check-debug checks it (scripts/lib/verdict.sh:
 # any BUG, KASAN, UBSAN, lockdep, KFENCE or kmemleak line fails) and the
 # numbers of calls by scripts/fuzz-count.sh. Prints "fuzz: N syscalls
 # (trinity T, ioport_fuzz O), R boots with a kernel report".

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Host-side tests of the harness: feed scripts/verdict.sh recorded console
+# Host-side tests of the harness: feed scripts/lib/verdict.sh recorded console
 # logs and compare what it says with the expectation beside each log.
 # logs/NAME.log is read as boot "t" with QEMU status from logs/NAME.status
 # (0 when absent), the kernel lines forbidden by the regex in logs/NAME.forbid
