@@ -74,13 +74,13 @@ extract_tree() {
 		echo 'struct tss_struct { char x86_tss[104]; struct x86_io_bitmap io_bitmap; } __attribute__((aligned(4096)));'
 		need "$inc/io_bitmap.h" '^struct io_bitmap \{'
 		# The update lives in process.c (stock) or ioport.c (series)
-		copy=$(grep -l '^[a-z ]*void tss_copy_io_bitmap(' "$ksrc/process.c" "$ksrc/ioport.c") ||
+		copy=$(grep -l '^[A-Za-z_ ]*void tss_copy_io_bitmap(' "$ksrc/process.c" "$ksrc/ioport.c") ||
 			die "cycles: no tss_copy_io_bitmap() in $ksrc/process.c or ioport.c"
 		# Its static helpers (tss_copy_io_*()) first, in the file's order
 		for f in $(sed -n 's/^static [a-z ]*\(tss_copy_io_[a-z_]*\)(.*/\1/p' "$copy"); do
 			[ "$f" = tss_copy_io_bitmap ] || need "$copy" "^static [a-z ]*$f\\("
 		done
-		need "$copy" '^[a-z ]*void tss_copy_io_bitmap\('
+		need "$copy" '^[A-Za-z_ ]*void tss_copy_io_bitmap\('
 		# ksys_ioperm()'s static helpers, then ksys_ioperm() itself
 		for f in $(sed -n 's/^static [a-z ]*\(io_bitmap_update_[a-z_]*\)(.*/\1/p' "$ksrc/ioport.c"); do
 			need "$ksrc/ioport.c" "^static [a-z ]*$f\\("
