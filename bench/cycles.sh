@@ -118,26 +118,9 @@ for t in "${trees[@]}"; do
 done
 
 # over RESULTS: "TREE SCENARIO: why" for each row of RESULTS (cycles-T
-# output, tree first) above the bound
+# output, tree first) above the bound (bench/cycles-bound.awk)
 over() {
-	awk '
-	!/#/ { row[++n] = $1 " " $2; for (i = 3; i <= 10; i++) v[$1 " " $2, i] = $i }
-	function above(r, what, series, bound) {
-		if (series > bound)
-			printf "%s: %s %s > %.1f\n", r, what, series, bound
-	}
-	END {
-		for (j = 1; j <= n; j++) {
-			r = row[j]
-			split(r, a, " ")
-			above(r, "hot min", v[r, 5], v[r, 3] * 1.05 + 3)
-			above(r, "hot median", v[r, 6], v[r, 4] * 1.05 + 3)
-			above(r, "cold min", v[r, 9], v[r, 7] * 1.10 + 100)
-			above(r, "cold median", v[r, 10], v[r, 8] * 1.10 + 100)
-			if (a[2] ~ /^(low|high|wide|wide2)\/(low|high|wide|wide2)$/ && (a[1] " low/low", 3) in v)
-				above(r, "hot min (stock low/low + 5)", v[r, 5], v[a[1] " low/low", 3] + 5)
-		}
-	}' "$1"
+	awk -f "$top/bench/cycles-bound.awk" "$1"
 }
 
 # Measure the rows above the bound once more; low/low with the rows of

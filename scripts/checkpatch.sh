@@ -12,14 +12,23 @@ set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
 cp=$build/tree/scripts/checkpatch.pl
+[ "${1:-}" != --checkpatch ] || cp=$2	# another checkpatch.pl (host tests)
 [ -f "$cp" ] || die "checkpatch: $cp not found (run make tree)"
 status=0
 while read -r p _; do
 	case $p in '' | '#'*) continue ;; esac
 	patch=$patches/$p
 	message=$(sed '/^diff --git /q' "$patch")
+	# checkpatch exits 1 when it reports findings; anything else (perl
+	# died, no perl) means it did not check the patch.
+	rc=0
 	findings=$(cd / && perl "$cp" --strict --no-tree --terse --show-types \
-		--no-summary "$patch") || true
+		--no-summary "$patch") || rc=$?
+	if [ $rc -gt 1 ] || { [ $rc = 1 ] && [ -z "$findings" ]; }; then
+		echo "FAIL       checkpatch.pl exited $rc on $p without reporting findings"
+		status=1
+		continue
+	fi
 	while IFS= read -r f; do
 		[ -n "$f" ] || continue
 		# file:line: LEVEL:TYPE: text

@@ -28,7 +28,9 @@ mkdir -p "$build/logs"
 {
 	if [ $harness = 1 ]; then
 		step "host-checks: tests of the harness"
-		"$top/tests/harness/run.sh" || true
+		rc=0
+		"$top/tests/harness/run.sh" || rc=$?
+		[ $rc = 0 ] || echo "FAIL host/harness: tests/harness/run.sh exited $rc"
 	fi
 	step "host-checks: checkpatch --strict on ${patches#"$top/"}/"
 	if "$top/scripts/checkpatch.sh" >"$build/logs/checkpatch.log" 2>&1; then

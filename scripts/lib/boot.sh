@@ -44,6 +44,8 @@ done
 [ $# -ge 3 ] || die "$usage"
 kernel=$1 log=$2 runlist=$3
 shift 3
+# Before anything can fail: a verdict must never read an earlier boot's log
+[ "$runlist" = shell ] || rm -f "$log"
 [ -f "$kernel" ] || die "boot: kernel $kernel not found"
 [ -f "$initrd" ] || die "boot: $initrd not found"
 
@@ -71,7 +73,6 @@ if [ "$runlist" = shell ]; then
 fi
 
 mkdir -p "$(dirname "$log")"
-rm -f "$log"
 status=0
 timeout -k 10 "$timeout" "${qemu[@]}" \
 	-chardev "file,id=con,path=$log" -serial chardev:con </dev/null || status=$?

@@ -53,4 +53,42 @@ for log in "$dir"/fuzz/*.log; do
 	out=$("$scripts/fuzz-count.sh" "$log" t "$trinity" "$own" 2>/dev/null) || rc=$?
 	judge "fuzz-count/$name" "$dir/fuzz/$name.expect" "$rc" "$out"
 done
+
+# The bound of make bench-cycles on crafted and recorded results:
+# bench/NAME.results, bench/NAME.expect the rows above the bound.
+for res in "$dir"/bench/*.results; do
+	name=$(basename "$res" .results)
+	out=$(awk -f "$dir/../../bench/cycles-bound.awk" "$res")
+	if [ "$out" = "$(cat "$dir/bench/$name.expect")" ]; then
+		echo "PASS host/bench-bound/$name"
+	else
+		echo "FAIL host/bench-bound/$name: the bound said:"
+		printf '%s\n' "$out" | sed 's/^/    /'
+		bad=1
+	fi
+done
+
+# A checkpatch.pl that dies must fail scripts/checkpatch.sh, not pass it
+# with no findings.
+rc=0
+out=$("$scripts/checkpatch.sh" --checkpatch "$dir/fake/crashing-checkpatch.pl" 2>/dev/null) || rc=$?
+if [ $rc != 0 ] && grep -q '^FAIL .*checkpatch.pl exited' <<<"$out"; then
+	echo "PASS host/checkpatch-crash"
+else
+	echo "FAIL host/checkpatch-crash: checkpatch.sh exited $rc on a crashing checkpatch.pl"
+	bad=1
+fi
+
+# boot.sh removes an old log before anything can fail, so that a verdict
+# never reads the previous boot's log.
+tmp=$(mktemp -d)
+echo "PASS old/boot/result" >"$tmp/boot.log"
+"$scripts/lib/boot.sh" "$tmp/no-such-bzImage" "$tmp/boot.log" demo >/dev/null 2>&1 || true
+if [ ! -e "$tmp/boot.log" ]; then
+	echo "PASS host/boot-stale-log"
+else
+	echo "FAIL host/boot-stale-log: boot.sh left the previous boot's log"
+	bad=1
+fi
+rm -rf "$tmp"
 exit $bad
