@@ -41,7 +41,7 @@ BEGIN { prog = ""; plan = -1; done = 0 }
 		kline = substr($0, RSTART)
 }
 
-kline ~ /BUG:|WARNING:|Oops|Kernel panic|Call Trace|general protection fault, probably|kernel BUG|UBSAN:|KFENCE:|ODEBUG:|suspected memory leak|unreferenced object|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|detected stalls|INFO: task .* blocked/ ||
+kline ~ /BUG:|WARNING:|Oops|Kernel panic|Call Trace|general protection fault, probably|kernel BUG|UBSAN:|KFENCE:|ODEBUG:|suspected memory leak|unreferenced object|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|detected stalls|self-detected stall|list_(add|del) corruption|Out of memory|INFO: task .* blocked/ ||
     (forbid != "" && kline ~ forbid) {
 	if (!(boot in kernel_reported))
 		result("FAIL", boot "/kernel", kline)
@@ -134,8 +134,10 @@ prog != "" && /^    / {
 END {
 	if (prog != "")
 		result("FAIL", boot "/" prog, "no result (guest stopped while it ran)")
-	if (status == 124)
+	if (status == 124 || status == 137)
 		result("FAIL", boot, "timeout: QEMU killed")
+	else if (status != 0)
+		result("FAIL", boot, "QEMU exited with status " status)
 	else if (plan < 0)
 		result("FAIL", boot, "no KTAP plan in the log (the guest did not start)")
 	else if (n < plan)
