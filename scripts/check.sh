@@ -87,7 +87,7 @@ if [ "$kind" = stock ]; then
 	# Stock behaves like compat and knows no iopl=. What it lacks of
 	# the series is reported as CHANGED, not as a failure.
 	boot default "$(list demo iopl ioperm "${ours[@]}" ioport_fuzz)" \
-		--allow-skip "$nomem_skips" -- IOPL_EXPECT_MODE=compat IOPORT_HOTPLUG_ROUNDS=3
+		--allow-skip "$nomem_skips" -- IOPL_EXPECT_MODE=compat "$hotplug_opt_in"
 else
 	# The Kconfig default mode, for the boot without iopl= (the tests are
 	# told what to expect; they never accept whatever they see).
@@ -96,14 +96,14 @@ else
 	# must be in this boot's log.
 	boot default "$(list demo iopl ioperm "${ours[@]}" ioport_fuzz "${last[@]}")" \
 		--expect-kunit --allow-skip "$nomem_skips" -- IOPL_EXPECT_MODE="$default_mode" \
-		IOPORT_HOTPLUG_ROUNDS=3
+		"$hotplug_opt_in"
 	# Skipping CLI/STI as a NOP would betray a broken strict mode.
 	boot strict "$(list iopl_mode demo iopl ioport_access ioport_inherit ioport_switch ioport_smp ioport_fuzz)" \
-		--forbid "pretending it.s a NOP" -- iopl=strict IOPORT_HOTPLUG_ROUNDS=3
+		--forbid "pretending it.s a NOP" -- iopl=strict "$hotplug_opt_in"
 	boot compat "$(list demo iopl iopl_mode ioport_access)" -- iopl=compat
 	# The upstream iopl test "passes" on ENOSYS while testing nothing.
 	boot off "$(list demo ioperm "${ours[@]}" ioport_fuzz "${last[@]}")" \
-		--allow-skip "$off_skips|$nomem_skips" -- iopl=off IOPORT_HOTPLUG_ROUNDS=3
+		--allow-skip "$off_skips|$nomem_skips" -- iopl=off "$hotplug_opt_in"
 	boot bogus "$(list iopl_mode)" -- iopl=bogus IOPL_EXPECT_MODE="$default_mode"
 	if [ $variants = 1 ]; then
 		for m in strict off; do

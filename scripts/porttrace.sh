@@ -48,7 +48,7 @@ boot() {
 		--qemu-arg -trace --qemu-arg memory_region_ops_write --qemu-arg -D --qemu-arg "$trace" \
 		"$build/$kernel/bzImage" "$logs/porttrace-$name.log" "$runlist" \
 		IOPL_EXPECT_MODE="$mode" || status=$?
-	"$lib/verdict.sh" --allow-skip '/ioport_nomem/|/ioport_smp/global\.cpu_hotplug$' "$logs/porttrace-$name.log" \
+	"$lib/verdict.sh" --allow-skip "$default_skips" "$logs/porttrace-$name.log" \
 		"porttrace-$name" "$status" | grep -v '^PASS ' || true
 	[ -s "$trace" ] || { echo "FAIL porttrace/$name: QEMU wrote no trace to $trace"; return 0; }
 	ports "$trace" >"$logs/porttrace-$name.ports"

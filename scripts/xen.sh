@@ -41,7 +41,7 @@ xen_boot() {
 	local kind=$1 log=$build/logs/boot-xen-$1.log status=0
 	step "xen: boot $kind as PV dom0 on Xen 4.17, $default_cpus vCPUs (log: $log)"
 	"$lib/boot.sh" --xen "$xen" --mem 2048 "$build/$kind-xen/bzImage" "$log" \
-		"$(list ioport_smp ioport_access)" IOPL_EXPECT_MODE=compat IOPORT_SCAN_STEP=13 IOPORT_HOTPLUG_ROUNDS=3 ||
+		"$(list ioport_smp ioport_access)" IOPL_EXPECT_MODE=compat IOPORT_SCAN_STEP=13 "$hotplug_opt_in" ||
 		status=$?
 	tr -d '\r' <"$log" | grep -v '^(XEN)' >"$log.dom0"
 	"$lib/verdict.sh" "$log.dom0" "xen/$kind" "$status" || true
