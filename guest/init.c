@@ -10,6 +10,14 @@
  *
  * A program's stdout is a pty so that stdio is line buffered, as on a
  * terminal: a pipe would make programs that fork print buffered lines twice.
+ *
+ * IOPORT_MARKER=PORT (scripts/porttrace.sh) opens a window around each
+ * program: 'S' written to PORT before it starts, 'E' after it ended. In
+ * between the console output is held, the kernel's too (its console is
+ * off, and its messages are read back from /dev/kmsg and written out
+ * after the window), so that a trace of the port accesses inside the
+ * windows holds those of the programs and not those of the console,
+ * whose UART is ports too.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/io.h>
+#include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -27,6 +37,12 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+
+static int marker = -1;		/* IOPORT_MARKER, or -1 */
+static char *held;		/* the console output held in a window */
+static size_t held_len;
+static int holding;
+static int kmsg = -1;		/* /dev/kmsg, read from the window's start */
 
 static void say(const char *fmt, ...)
 {
@@ -39,9 +55,88 @@ static void say(const char *fmt, ...)
 	va_end(ap);
 	if (n > (int)sizeof(buf) - 1)
 		n = sizeof(buf) - 1;
+	if (holding) {
+		char *more = realloc(held, held_len + n);
+
+		if (more) {
+			held = more;
+			memcpy(held + held_len, buf, n);
+			held_len += n;
+			return;
+		}
+	}
 	/* One write per line keeps lines whole on the console. */
 	if (write(1, buf, n) < 0)
 		_exit(1);
+}
+
+static void mark(char c)
+{
+	if (ioperm(marker, 1, 1)) {
+		say("# init: ioperm(%#x) for the marker failed: %s\n", marker, strerror(errno));
+		return;
+	}
+	outb(c, marker);
+	ioperm(marker, 1, 0);
+}
+
+/*
+ * Before the window opens, the console must be quiet: written out, and
+ * the UART's last transmit interrupt handled.
+ */
+static void window_open(void)
+{
+	if (marker < 0)
+		return;
+	tcdrain(1);
+	usleep(200 * 1000);
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	if (kmsg >= 0)
+		lseek(kmsg, 0, SEEK_END);
+	klogctl(6, NULL, 0);	/* SYSLOG_ACTION_CONSOLE_OFF: but for panics */
+	mark('S');
+	holding = 1;
+}
+
+/* The kernel's messages of the window, as its console would print them */
+static void window_kmsg(void)
+{
+	char rec[8192];
+	unsigned long long usec;
+	ssize_t n;
+	int text;
+
+	while (kmsg >= 0 && (n = read(kmsg, rec, sizeof(rec) - 1)) > 0) {
+		rec[n] = 0;
+		text = 0;
+		if (sscanf(rec, "%*u,%*u,%llu,%*[^;];%n", &usec, &text) < 1 || !text)
+			continue;
+		rec[strcspn(rec, "\n")] = 0;
+		say("[%5llu.%06llu] %s\n", usec / 1000000, usec % 1000000, rec + text);
+	}
+	if (kmsg >= 0)
+		close(kmsg);
+	kmsg = -1;
+}
+
+static void window_close(void)
+{
+	size_t off;
+
+	if (marker < 0)
+		return;
+	mark('E');
+	klogctl(7, NULL, 0);	/* SYSLOG_ACTION_CONSOLE_ON */
+	holding = 0;
+	window_kmsg();
+	for (off = 0; off < held_len; ) {
+		ssize_t n = write(1, held + off, held_len - off);
+
+		if (n <= 0)
+			_exit(1);
+		off += n;
+	}
+	held_len = 0;
 }
 
 static void mount_fs(const char *src, const char *dir, const char *type)
@@ -121,6 +216,7 @@ static void run(int nr, const char *name, int timeout)
 		say("not ok %d %s # init: no pty: %s\n", nr, name, strerror(errno));
 		return;
 	}
+	window_open();
 	pid = fork();
 	if (pid == 0) {
 		setsid();
@@ -137,6 +233,7 @@ static void run(int nr, const char *name, int timeout)
 	if (relay(master, deadline)) {
 		kill(-pid, SIGKILL);
 		waitpid(pid, &status, 0);
+		window_close();
 		say("not ok %d %s # timeout after %d s\n", nr, name, timeout);
 		close(master);
 		return;
@@ -144,6 +241,7 @@ static void run(int nr, const char *name, int timeout)
 	close(master);
 	waitpid(pid, &status, 0);
 	kill(-pid, SIGKILL);	/* leftovers of the program's session */
+	window_close();
 	if (WIFSIGNALED(status))
 		say("not ok %d %s # killed by signal %d\n", nr, name, WTERMSIG(status));
 	else if (WEXITSTATUS(status) == 4)	/* KSFT_SKIP */
@@ -164,6 +262,7 @@ int main(void)
 {
 	const char *list = getenv("run");
 	const char *t = getenv("timeout");
+	const char *m = getenv("IOPORT_MARKER");
 	int timeout = t ? atoi(t) : 300;
 	char *names, *name, *save;
 	int nr = 0, count = 1;
@@ -192,6 +291,8 @@ int main(void)
 		reboot(RB_AUTOBOOT);
 	}
 
+	if (m)
+		marker = strtol(m, NULL, 0);
 	if (!list || !*list)
 		list = "";
 	for (const char *p = list; *p; p++)

@@ -6,7 +6,7 @@
 #   --harness    the harness's own tests (tests/harness/run.sh)
 #   --parity     the two series against each other (parity.sh)
 #   --porttrace  the selftests touch no port but 0x80 and 0xed by default
-#                (porttrace.sh, three traced boots)
+#                (porttrace.sh, two traced boots)
 # Prints every result and one summary line.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
