@@ -92,10 +92,10 @@ else
 	# The Kconfig default mode, for the boot without iopl= (the tests are
 	# told what to expect; they never accept whatever they see).
 	default_mode=$(default_mode "$kernel")
-	# The KUnit suite (config/kunit.config) runs at boot; its results
-	# must be in this boot's log.
+	# The KUnit suite (config/kunit.config) runs at boot; all its cases'
+	# results must be in this boot's log.
 	boot default "$(list demo iopl ioperm "${ours[@]}" ioport_fuzz "${last[@]}")" \
-		--expect-kunit --allow-skip "$nomem_skips" -- IOPL_EXPECT_MODE="$default_mode" \
+		--expect-kunit "$kunit_suites" --allow-skip "$nomem_skips" -- IOPL_EXPECT_MODE="$default_mode" \
 		"$hotplug_opt_in"
 	# Skipping CLI/STI as a NOP would betray a broken strict mode.
 	boot strict "$(list iopl_mode demo iopl ioport_access ioport_inherit ioport_switch ioport_smp ioport_fuzz)" \

@@ -57,6 +57,11 @@ patched_config=("${base_config[@]}" "$top/config/kunit.config")
 debug_config=("${patched_config[@]}" "$top/config/debug.config")
 [ ! -f "$top/config/debug-$tree_version.config" ] ||
 	debug_config+=("$top/config/debug-$tree_version.config")
+# The KUnit suite of the series (config/kunit.config) and its number of
+# cases, the same in both trees; a boot of a patched kernel must report
+# exactly these (verdict.sh --expect-kunit). Change the number when a
+# KUNIT_CASE is added or removed in patches/*/*-Test-the-open-block-*.
+kunit_suites=x86_ioport_blocks:12
 default_cpus=4	# CPUs per boot (boot.sh --smp, verdict.sh --cpus)
 
 # list A B...: comma-separated, as the guest's run= wants it

@@ -2,8 +2,9 @@
 # and prints one PASS/FAIL/SKIP/CHANGED line per result; exits 1 when
 # anything failed. Variables (awk -v): boot (the boot's name), status
 # (QEMU's exit status), allow_skip, forbid and changed (extended regexes,
-# may be empty), expect_kunit (non-empty: the log must hold KUnit results),
-# cpus (the number of CPUs the kernel must bring up). See verdict.sh.
+# may be empty), expect_kunit (SUITE:CASES,... : the KUnit suites the log
+# must hold and the number of case results of each; may be empty), cpus
+# (the number of CPUs the kernel must bring up). See verdict.sh.
 
 function result(kind, name, reason) {
 	if (kind == "SKIP" && (allow_skip == "" || name !~ allow_skip))
@@ -19,10 +20,15 @@ function result(kind, name, reason) {
 function finish_prog(outer_ok, reason,   name) {
 	name = boot "/" prog
 	if (nested) {
-		if (!outer_ok && !nested_failed)
-			result("FAIL", name, reason)
+		if (!outer_ok) {
+			if (!nested_failed)
+				result("FAIL", name, reason)
+		} else if (nested_plan >= 0 && nested != nested_plan)
+			result("FAIL", name, "plan says " nested_plan " tests, " nested " reported")
 	} else if (!outer_ok)
 		result("FAIL", name, reason)
+	else if (nested_plan > 0)	# planned tests, reported none
+		result("FAIL", name, "plan says " nested_plan " tests, 0 reported")
 	else if (legacy_fail != "")
 		result("FAIL", name, legacy_fail)
 	else if (reason ~ /SKIP/)
@@ -49,17 +55,23 @@ kline ~ /BUG:|WARNING:|Oops|Kernel panic|Call Trace|general protection fault, pr
 }
 
 # KUnit suites built into the kernel report at boot, behind timestamps:
-# "    # Subtest: SUITE", then "    ok N case" or, after the "# " lines
-# and "Expected" lines of the case, "    not ok N case".
+# "    # Subtest: SUITE", its plan "    1..N", then "    ok N case" or,
+# after the "# " lines and "Expected" lines of the case, "    not ok N
+# case". The cases of each suite are counted against its plan (at the end).
 kline ~ /^\[ *[0-9]+\.[0-9]+\]     / {
 	ktext = kline
 	sub(/^\[ *[0-9]+\.[0-9]+\]     /, "", ktext)
 	if (ktext ~ /^# Subtest: /) {
 		suite = substr(ktext, 12)
+		if (!(suite in kcases))
+			suites[++nsuites] = suite
+		kcases[suite] += 0
 		kdiag = ""
+	} else if (suite != "" && ktext ~ /^1\.\.[0-9]+/ && !(suite in kplan)) {
+		kplan[suite] = substr(ktext, 4) + 0
 	} else if (suite != "" && match(ktext, /^(not )?ok [0-9]+ /)) {
 		name = boot "/kunit/" suite "/" substr(ktext, RLENGTH + 1)
-		kunit++
+		kcases[suite]++
 		if (ktext ~ / # SKIP/)
 			result("SKIP", name, "")
 		else if (ktext ~ /^ok/)
@@ -80,13 +92,23 @@ kline ~ /smp: Brought up [0-9]+ nodes?, [0-9]+ CPUs?$/ {
 
 /^1\.\.[0-9]+$/ && plan < 0 { plan = substr($0, 4) + 0; next }
 
-/^# init: run / { prog = substr($0, 13); nested = 0; nested_failed = 0; legacy_fail = ""; next }
+/^# init: run / {
+	prog = substr($0, 13)
+	nested = 0; nested_failed = 0; nested_plan = -1; legacy_fail = ""
+	next
+}
 
 /^# init: done/ { done = 1; next }
 
 prog != "" && /^    / {
 	line = substr($0, 5)
-	if (match(line, /^(not )?ok [0-9]+ /)) {
+	# A program's own KTAP plan, "1..N" (or "1..0 # SKIP why"), maybe
+	# with a kernel line spliced in after the number. Checked against
+	# the program's results when it ends well (a program that fails
+	# already fails); legacy programs print none: nothing to check.
+	if (match(line, /^1\.\.[0-9]+( # |\[ *[0-9]+\.[0-9]+\] |$)/) && nested_plan < 0)
+		nested_plan = substr(line, 4) + 0
+	else if (match(line, /^(not )?ok [0-9]+ /)) {
 		ok = line !~ /^not /
 		name = substr(line, RLENGTH + 1)
 		reason = ""
@@ -140,12 +162,27 @@ END {
 		result("FAIL", boot, "QEMU exited with status " status)
 	else if (plan < 0)
 		result("FAIL", boot, "no KTAP plan in the log (the guest did not start)")
-	else if (n < plan)
+	else if (n != plan)
 		result("FAIL", boot, "plan says " plan " programs, " n + 0 " reported")
 	else if (!done)
 		result("FAIL", boot, "init did not finish")
-	if (expect_kunit && !kunit)
-		result("FAIL", boot "/kunit", "no KUnit results in the log")
+	# Each suite's cases against its plan; then the suites asked for,
+	# each with its number of cases.
+	for (i = 1; i <= nsuites; i++) {
+		s = suites[i]
+		if (s in kplan && kcases[s] != kplan[s])
+			result("FAIL", boot "/kunit/" s, "plan says " kplan[s] " cases, " kcases[s] " reported")
+	}
+	nexp = split(expect_kunit, wanted, ",")
+	for (i = 1; i <= nexp; i++) {
+		s = wanted[i]
+		sub(/:[^:]*$/, "", s)
+		want = substr(wanted[i], length(s) + 2)
+		if (!(s in kcases))
+			result("FAIL", boot "/kunit/" s, "suite not in the log (expected " want " cases)")
+		else if (kcases[s] != want + 0)
+			result("FAIL", boot "/kunit/" s, "expected " want " cases, " kcases[s] " reported")
+	}
 	if (plan >= 0 && brought == "")
 		result("FAIL", boot "/cpus", "no \"smp: Brought up\" line; asked for " cpus " CPUs")
 	else if (plan >= 0 && brought != cpus)

@@ -8,7 +8,9 @@
 #                     message this boot must not print)
 #   --changed RE      a FAIL whose name matches RE is CHANGED: behaviour
 #                     that the series changes, on the stock kernel
-#   --expect-kunit    the log must hold KUnit results
+#   --expect-kunit SUITE:CASES[,SUITE:CASES...]
+#                     the log must hold the KUnit suite SUITE with CASES
+#                     case results (repeatable)
 #   --cpus N          the kernel must bring up N CPUs (4)
 # Exit status 1 when anything failed. The rules are in verdict.awk.
 #
@@ -16,7 +18,8 @@
 # per program "# init: run NAME", its output indented by four spaces, and
 # "ok N NAME" or "not ok N NAME # reason". A program that prints KTAP itself
 # (kselftest_harness.h) yields one result per test case, a failed one with
-# the diagnostics the case printed (its "# " lines); any other program
+# the diagnostics the case printed (its "# " lines), and its own plan
+# ("1..N") must match the number of its results; any other program
 # yields one result, failed by "[FAIL]" or by the lines with which the
 # upstream x86 selftests "pass" while testing nothing (not root, syscall
 # missing, setresuid failed).
@@ -24,15 +27,18 @@
 # Kernel reports (BUG:, WARNING:, ...) fail the boot wherever they are: on
 # their own line, or spliced into a line of test output, where they start
 # at the kernel's timestamp "[    1.234567] ". So does a kernel line that
-# matches --forbid. KUnit results in the log become results too.
+# matches --forbid. KUnit results in the log become results too, and each
+# suite's cases are counted against its plan.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage="usage: verdict.sh [--allow-skip RE] [--forbid RE] [--changed RE] [--expect-kunit] [--cpus N] LOG BOOT [QEMU-STATUS]"
+usage="usage: verdict.sh [--allow-skip RE] [--forbid RE] [--changed RE] [--expect-kunit SUITE:CASES] [--cpus N] LOG BOOT [QEMU-STATUS]"
 allow_skip='' forbid='' changed='' expect_kunit='' n=$default_cpus
 while [ $# -gt 0 ]; do
 	case $1 in
-	--expect-kunit) expect_kunit=1; shift; continue ;;
+	--expect-kunit)
+		[[ ${2-} =~ ^[^,:]+:[0-9]+(,[^,:]+:[0-9]+)*$ ]] || { echo "$usage" >&2; exit 2; }
+		expect_kunit+=${expect_kunit:+,}$2 ;;
 	--allow-skip) allow_skip=${2-} ;;
 	--forbid) forbid=${2-} ;;
 	--changed) changed=${2-} ;;

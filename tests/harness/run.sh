@@ -5,7 +5,8 @@
 # (0 when absent), the kernel lines forbidden by the regex in logs/NAME.forbid
 # (none when absent) and the SKIPs allowed by the regex in logs/NAME.allow
 # (none when absent), expecting the CPUs in logs/NAME.cpus (1 when absent)
-# and, when logs/NAME.kunit exists, KUnit results (--expect-kunit);
+# and, when logs/NAME.kunit exists, the KUnit suites and numbers of cases
+# it names (its content is the argument of --expect-kunit, SUITE:CASES);
 # logs/NAME.expect is verdict.sh's exact expected output.
 # The exit status must be 1 exactly when a FAIL line is expected.
 # Then scripts/fuzz-count.sh on the recorded make fuzz logs in fuzz/:
@@ -40,7 +41,7 @@ for log in "$dir"/logs/*.log; do
 	forbid=
 	[ -f "$dir/logs/$name.forbid" ] && forbid=$(cat "$dir/logs/$name.forbid")
 	kunit=()
-	[ -f "$dir/logs/$name.kunit" ] && kunit=(--expect-kunit)
+	[ -f "$dir/logs/$name.kunit" ] && kunit=(--expect-kunit "$(cat "$dir/logs/$name.kunit")")
 	rc=0
 	out=$("$scripts/lib/verdict.sh" --allow-skip "$allow" --cpus "$cpus" --forbid "$forbid" \
 		"${kunit[@]}" "$log" t "$status") || rc=$?
