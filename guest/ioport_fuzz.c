@@ -20,8 +20,14 @@
  * it), else compat (the stock kernel's behaviour). Port 0x80 is the POST diagnostic port
  * that the kernel itself uses for I/O delays; no other port is touched.
  *
- * Prints "ioport_fuzz: N syscalls (...), P probes, M mismatches" and
- * exits 1 on any mismatch or when one of the calls was never made.
+ * Every child must end by exit(0): one killed by a signal (a fault outside
+ * a probe) or exiting with another status is a mismatch too.
+ *
+ * Prints "ioport_fuzz: N syscalls (CALL N, ...), P probes, M mismatches"
+ * (the calls made) and "ioport_fuzz: succeeded: CALL N, ..." (those that
+ * succeeded: returned 0 or a child, an execve() whose program started, an
+ * exit its parent saw as exit status 0, a thread joined), and exits 1 on
+ * any mismatch or when one of the calls never succeeded.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -58,7 +64,7 @@ static const char *const names[C_NR] = {
 };
 
 struct counters {
-	long calls[C_NR];
+	long calls[C_NR], ok[C_NR];
 	long total, target, probes, mismatches;
 };
 static struct counters *cnt;
@@ -100,17 +106,50 @@ static int count(int c)
 	return __atomic_add_fetch(&cnt->total, 1, __ATOMIC_RELAXED) < cnt->target;
 }
 
+static void succeeded(int c)
+{
+	__atomic_fetch_add(&cnt->ok[c], 1, __ATOMIC_RELAXED);
+}
+
 static int done(void)
 {
 	return __atomic_load_n(&cnt->total, __ATOMIC_RELAXED) >= cnt->target;
 }
 
+/* Counts a mismatch; true for the first 10, the ones worth printing */
+static int new_mismatch(void)
+{
+	return __atomic_fetch_add(&cnt->mismatches, 1, __ATOMIC_RELAXED) < 10;
+}
+
 static void mismatch(struct task *t, const char *what, int expected)
 {
-	if (__atomic_fetch_add(&cnt->mismatches, 1, __ATOMIC_RELAXED) < 10)
+	if (new_mismatch())
 		printf("# mismatch: pid %d tid %ld %s: expected %s (ioperm bit %d, iopl %d)\n",
 		       getpid(), syscall(SYS_gettid), what,
 		       expected ? "success" : "a fault", t->port_open, t->level);
+}
+
+/*
+ * Child PID ended with STATUS, as wait4() said. Every task here ends by
+ * exit(0); a signal (a fault outside a probe) or another status is a
+ * mismatch.
+ */
+static void ended(pid_t pid, int status)
+{
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		succeeded(C_EXIT);
+	else if (!new_mismatch())
+		return;
+	else if (WIFSIGNALED(status))
+		printf("# mismatch: pid %d child %d killed by signal %d (%s), expected exit status 0\n",
+		       getpid(), pid, WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status))
+		printf("# mismatch: pid %d child %d exited with status %d, expected 0\n",
+		       getpid(), pid, WEXITSTATUS(status));
+	else
+		printf("# mismatch: pid %d child %d reported status 0x%x, expected exit status 0\n",
+		       getpid(), pid, status);
 }
 
 static void probe_port(struct task *t)
@@ -168,8 +207,11 @@ static void do_ioperm(struct task *t)
 		num = 1 + rnd(t, 130);
 		break;
 	}
-	if (!ioperm(from, num, on) && from <= PROBE_PORT && PROBE_PORT < from + num)
-		t->port_open = on;
+	if (!ioperm(from, num, on)) {
+		succeeded(C_IOPERM);
+		if (from <= PROBE_PORT && PROBE_PORT < from + num)
+			t->port_open = on;
+	}
 	count(C_IOPERM);
 }
 
@@ -177,8 +219,10 @@ static void do_iopl(struct task *t)
 {
 	int level = rnd(t, 4);
 
-	if (!iopl(level))
+	if (!iopl(level)) {
+		succeeded(C_IOPL);
 		t->level = level;
+	}
 	count(C_IOPL);
 }
 
@@ -188,7 +232,8 @@ static void do_affinity(struct task *t)
 
 	CPU_ZERO(&set);
 	CPU_SET(rnd(t, ncpus), &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	if (!sched_setaffinity(0, sizeof(set), &set))
+		succeeded(C_AFFINITY);
 	count(C_AFFINITY);
 }
 
@@ -203,7 +248,7 @@ static void reap(struct task *t, pid_t pid)
 
 static void do_wait(struct task *t, int block)
 {
-	pid_t pid;
+	pid_t pid, r;
 	int status;
 
 	if (!t->nr_children)
@@ -214,7 +259,12 @@ static void do_wait(struct task *t, int block)
 	 */
 	pid = t->children[rnd(t, t->nr_children)];
 	count(C_WAIT4);
-	if (wait4(pid, &status, block ? __WALL : WNOHANG | __WALL, NULL))
+	r = wait4(pid, &status, block ? __WALL : WNOHANG | __WALL, NULL);
+	if (r >= 0)
+		succeeded(C_WAIT4);
+	if (r > 0)
+		ended(pid, status);
+	if (r)
 		reap(t, pid);
 }
 
@@ -222,7 +272,7 @@ static void do_wait(struct task *t, int block)
 static void do_ptrace(struct task *t)
 {
 	struct user_regs_struct regs;
-	pid_t pid;
+	pid_t pid, r;
 	int status;
 
 	if (!t->nr_children)
@@ -231,19 +281,28 @@ static void do_ptrace(struct task *t)
 	count(C_PTRACE);
 	if (ptrace(PTRACE_SEIZE, pid, 0, 0))
 		return;
+	succeeded(C_PTRACE);
 	count(C_PTRACE);
-	ptrace(PTRACE_INTERRUPT, pid, 0, 0);
+	if (!ptrace(PTRACE_INTERRUPT, pid, 0, 0))
+		succeeded(C_PTRACE);
 	count(C_WAIT4);
-	if (waitpid(pid, &status, __WALL) != pid || !WIFSTOPPED(status)) {
+	r = waitpid(pid, &status, __WALL);
+	if (r == pid)
+		succeeded(C_WAIT4);
+	if (r != pid || !WIFSTOPPED(status)) {
+		if (r == pid)	/* it ended before it stopped */
+			ended(pid, status);
 		reap(t, pid);
 		return;
 	}
 	count(C_PTRACE);
-	ptrace(PTRACE_GETREGS, pid, 0, &regs);
+	if (!ptrace(PTRACE_GETREGS, pid, 0, &regs))
+		succeeded(C_PTRACE);
 	count(C_PTRACE);
 	/* a signal-delivery stop (the child's own probe faulted) keeps its signal */
-	ptrace(PTRACE_DETACH, pid, 0,
-	       (void *)(long)(status >> 16 == PTRACE_EVENT_STOP ? 0 : WSTOPSIG(status)));
+	if (!ptrace(PTRACE_DETACH, pid, 0,
+		    (void *)(long)(status >> 16 == PTRACE_EVENT_STOP ? 0 : WSTOPSIG(status))))
+		succeeded(C_PTRACE);
 }
 
 static void run(struct task *t, int budget);
@@ -274,10 +333,12 @@ static void child_exit(struct task *t)
 
 static void start_child(struct task *t, pid_t pid)
 {
+	int status;
+
 	if (pid > 0 && t->nr_children < MAX_CHILDREN)
 		t->children[t->nr_children++] = pid;
-	else if (pid > 0)
-		waitpid(pid, NULL, __WALL);
+	else if (pid > 0 && waitpid(pid, &status, __WALL) == pid)
+		ended(pid, status);
 }
 
 static void do_fork(struct task *t)
@@ -302,6 +363,8 @@ static void do_fork(struct task *t)
 		}
 		child_exit(t);
 	}
+	if (pid > 0)
+		succeeded(C_FORK);
 	start_child(t, pid);
 }
 
@@ -319,8 +382,10 @@ static void do_vfork(struct task *t)
 	pid = vfork();
 	if (!pid) {
 		execv(SELF, argv);
-		_exit(127);
+		_exit(127);	/* a mismatch: see ended() */
 	}
+	if (pid > 0)
+		succeeded(C_VFORK);
 	start_child(t, pid);
 }
 
@@ -342,8 +407,11 @@ static void do_thread(struct task *t)
 	pthread_t th;
 
 	count(C_CLONE);
-	if (!pthread_create(&th, NULL, thread_main, t))
-		pthread_join(th, NULL);
+	if (!pthread_create(&th, NULL, thread_main, t)) {
+		succeeded(C_CLONE);
+		if (!pthread_join(th, NULL))
+			succeeded(C_EXIT);
+	}
 }
 
 static void run(struct task *t, int budget)
@@ -382,7 +450,8 @@ static void run(struct task *t, int budget)
 			do_ptrace(t);
 			break;
 		case 12 ... 13:
-			sched_yield();
+			if (!sched_yield())
+				succeeded(C_YIELD);
 			count(C_YIELD);
 			break;
 		default:
@@ -447,6 +516,7 @@ static int exec_child(const char *state)
 	setup(0);
 	if (sscanf(state, "%d,%d,%d,%llu", &t.port_open, &t.level, &t.depth, &t.rng) != 4)
 		return 2;
+	succeeded(C_EXECVE);	/* the execve() that started this program */
 	t.rng += getpid();
 	/* what execve() kept must still hold before anything changes it */
 	probe_port(&t);
@@ -458,7 +528,8 @@ static int exec_child(const char *state)
 int main(int argc, char **argv)
 {
 	const char *w = getenv("FUZZ_WORKERS"), *n = getenv("FUZZ_OWN_SYSCALLS");
-	int workers = w ? atoi(w) : 4, i, bad = 0;
+	int workers = w ? atoi(w) : 4, i, status, bad = 0;
+	pid_t pid;
 
 	if (argc == 2)
 		return exec_child(argv[1]);
@@ -476,16 +547,25 @@ int main(int argc, char **argv)
 			while (!done())
 				run(&t, 64);
 			reap_all(&t);
+			count(C_EXIT);
 			_exit(0);
 		}
 	}
-	while (wait(NULL) > 0 || errno == EINTR)
-		;
+	/* the workers, and the orphans of exec'ed children */
+	while ((pid = wait(&status)) > 0 || errno == EINTR)
+		if (pid > 0)
+			ended(pid, status);
 	printf("ioport_fuzz: %ld syscalls (", cnt->total);
-	for (i = 0; i < C_NR; i++) {
+	for (i = 0; i < C_NR; i++)
 		printf("%s%s %ld", i ? ", " : "", names[i], cnt->calls[i]);
-		bad |= !cnt->calls[i];
-	}
 	printf("), %ld probes, %ld mismatches\n", cnt->probes, cnt->mismatches);
+	printf("ioport_fuzz: succeeded:");
+	for (i = 0; i < C_NR; i++) {
+		printf("%s %s %ld", i ? "," : "", names[i], cnt->ok[i]);
+		bad |= !cnt->ok[i];
+	}
+	printf("\n");
+	if (bad)
+		printf("# ioport_fuzz: a call that never succeeded (0 above) tested nothing\n");
 	return bad || cnt->mismatches ? 1 : 0;
 }

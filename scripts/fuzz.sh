@@ -10,9 +10,11 @@
 #    ioperm, iopl, clone, fork, vfork, execve, exit, wait4, ptrace,
 #    sched_yield and sched_setaffinity calls, each task checking that port
 #    0x80 and CLI/STI behave as its own shadow of its permissions says.
-# The console is checked as make check-debug checks it (scripts/lib/verdict.sh:
-# any BUG, KASAN, UBSAN, lockdep, KFENCE or kmemleak line fails) and the
-# numbers of calls by scripts/fuzz-count.sh. Prints "fuzz: N syscalls
+# Each boot ends with a kmemleak scan (guest/kmemleak.c, as in make
+# check-debug). The console is checked as make check-debug checks it
+# (scripts/lib/verdict.sh: any BUG, KASAN, UBSAN, lockdep, KFENCE or kmemleak
+# line fails, and so does kmemleak's own result) and the calls by
+# scripts/fuzz-count.sh. Prints "fuzz: N syscalls
 # (trinity T, ioport_fuzz O), R boots with a kernel report".
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
@@ -38,8 +40,9 @@ initrd=$build/guest-fuzz/initramfs.cpio
 step "fuzz: initramfs with trinity and its libraries"
 initramfs_root "$root"
 initramfs_binary "$root" /usr/bin/trinity
-# init runs /bin programs without arguments: guest/fuzz.c starts both
-for prog in fuzz ioport_fuzz; do
+# init runs /bin programs without arguments: guest/fuzz.c starts trinity
+# and ioport_fuzz, then kmemleak scans
+for prog in fuzz ioport_fuzz kmemleak; do
 	gcc -static -O2 -g -std=gnu99 -pthread -Wall -o "$root/bin/$prog" "$top/guest/$prog.c" ||
 		die "fuzz: compiling guest/$prog.c failed"
 done
@@ -54,12 +57,12 @@ for mode in compat strict; do
 	step "fuzz: trinity ($trinity_calls calls) and ioport_fuzz ($own_calls calls), iopl=$mode, sanitizer kernel (log: $log; about 13 minutes)"
 	status=0
 	"$lib/boot.sh" --mem 1G --prog-timeout 3000 --timeout 3600 --initrd "$initrd" \
-		"$build/patched-debug/bzImage" "$log" fuzz "iopl=$mode" \
+		"$build/patched-debug/bzImage" "$log" fuzz,kmemleak "iopl=$mode" \
 		FUZZ_MODE="$mode" FUZZ_TRINITY_SYSCALLS="$trinity_calls" FUZZ_OWN_SYSCALLS="$own_calls" ||
 		status=$?
 	"$lib/verdict.sh" "$log" "fuzz/$mode" "$status" | tee -a "$results" || true
 	counts=$("$top/scripts/fuzz-count.sh" "$log" "fuzz/$mode" "$trinity_calls" "$own_calls" 2>&1 >>"$results") || true
-	grep "^FAIL fuzz/$mode/[a-z-]*count\|^FAIL fuzz/$mode/trinity-" "$results" || true
+	grep "^FAIL fuzz/$mode/\(trinity\|own\|kmemleak\)-" "$results" || true
 	n=$(sed -n 's/.* trinity \([0-9]*\) syscalls.*/\1/p' <<<"$counts")
 	o=$(sed -n 's/.* ioport_fuzz \([0-9]*\) syscalls.*/\1/p' <<<"$counts")
 	# verdict.sh names the first kernel report of a boot as NAME/kernel
