@@ -68,6 +68,18 @@ for res in "$dir"/bench/*.results; do
 	fi
 done
 
+# make x86-selftests' comparison (x86-selftests.sh --compare) on crafted
+# boots: x86-selftests/NAME.stock.log and NAME.patched.log, the console
+# logs of the stock and the patched kernel (QEMU statuses 0), NAME.expect
+# its exact output.
+for log in "$dir"/x86-selftests/*.stock.log; do
+	name=$(basename "$log" .stock.log)
+	rc=0
+	out=$("$scripts/x86-selftests.sh" --compare "$log" 0 \
+		"$dir/x86-selftests/$name.patched.log" 0 2>&1) || rc=$?
+	judge "x86-selftests/$name" "$dir/x86-selftests/$name.expect" "$rc" "$out"
+done
+
 # A checkpatch.pl that dies must fail scripts/checkpatch.sh, not pass it
 # with no findings.
 rc=0
