@@ -4,7 +4,13 @@
 # program x kernel (works / fails, with the program's own words), writes
 # it to build/logs/programs.md, and one PASS/FAIL line per cell against
 # tests/programs.expect: a change of behaviour fails until that file is
-# changed on purpose.
+# changed on purpose. A cell expected to fail must fail as that file says
+# (exit status and error message): a crash where a clean failure is
+# expected is a change too.
+#   programs.sh --judge COLUMN LOG [COLUMN LOG]...
+# only judges recorded boots (COLUMN: stock, strict, compat or off; the
+# console log of that boot) against tests/programs.expect, the lines of
+# the columns given, and exits 1 on a FAIL; the host tests use it.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 . "$lib/initramfs.sh"
@@ -17,18 +23,12 @@ binaries=(/usr/sbin/hwclock /usr/bin/lspci /usr/bin/inb /usr/bin/outb /usr/sbin/
 	/usr/bin/stress-ng)
 kernels=(stock patched:iopl=strict patched:iopl=compat patched:iopl=off)
 
-"$lib/tree.sh"
-"$lib/kbuild.sh" stock
-"$lib/kbuild.sh" patched
-"$lib/guest.sh"
-
-step "programs: initramfs with ${binaries[*]##*/} and their libraries"
-initramfs_root "$root"
-mkdir -p "$root/tmp"	# stress-ng wants a writable temp-path
-gcc -static -O2 -Wall -o "$root/bin/programs" "$top/guest/programs.c" ||
-	die "programs: compiling guest/programs.c failed"
-initramfs_binary "$root" "${binaries[@]}"
-initramfs_pack "$root" "$initrd"
+# prog_status PROG LOG: how PROG ended ("exit N", "signal N"); prog_out
+# PROG LOG: what it printed; prog_retries PROG LOG: how often it was run
+# again (guest/programs.c prints these lines)
+prog_status() { sed -n "s/^    # prog $1: //p" "$2" | tr -d '\r'; }
+prog_out() { sed -n "s/^    # out $1: //p" "$2" | tr -d '\r'; }
+prog_retries() { grep -c "^    # retry $1: " "$2" || true; }
 
 # judge PROG LOG: "works|fails<TAB>message" from the guest's lines for PROG.
 # A program works when it exits 0 and prints what it is for. hwclock is run
@@ -36,9 +36,9 @@ initramfs_pack "$root" "$initrd"
 # and the cell says so.
 judge() {
 	local prog=$1 log=$2 status out want msg retries
-	status=$(sed -n "s/^    # prog $prog: //p" "$log" | tr -d '\r')
-	out=$(sed -n "s/^    # out $prog: //p" "$log" | tr -d '\r')
-	retries=$(grep -c "^    # retry $prog: " "$log" || true)
+	status=$(prog_status "$prog" "$log")
+	out=$(prog_out "$prog" "$log")
+	retries=$(prog_retries "$prog" "$log")
 	case $prog in
 	hwclock) want='^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:.]+' ;;
 	lspci) want='^00:00\.0 0600: 8086:1237' ;;
@@ -57,25 +57,99 @@ judge() {
 		[ "$retries" = 0 ] || msg+=" (after $retries clock-tick synchronization failure(s), run again)"
 		printf 'works\t%s\n' "${msg:-(no output)}"
 	else
-		printf 'fails\t%s (%s)\n' "$(tail -n1 <<<"$out")" "${status:-no result}"
+		msg=$(tail -n1 <<<"$out")
+		printf 'fails\t%s (%s)\n' "${msg:-(no output)}" "${status:-no result}"
 	fi
 }
 
+# check_expect: one PASS/FAIL line per line of tests/programs.expect
+# whose column was booted (log[COLUMN]). A "fails" line names the exit
+# status and a text that one of the program's lines must hold (the
+# strerror() of the errno, say): any other failure fails the cell.
+check_expect() {
+	local prog col want status text v got how
+	while IFS=$'\t' read -r prog col want status text; do
+		case $prog in '#'* | '') continue ;; esac
+		[ -n "${log[$col]:-}" ] || continue
+		if [ "$want" = fails ] && { [ -z "$status" ] || [ -z "$text" ]; }; then
+			die "$expect: a fails line names the exit status and the error: $prog $col"
+		fi
+		v=${cell[$prog:$col]:-}
+		[ -n "$v" ] || { echo "FAIL programs/$col/$prog: no result"; continue; }
+		got=${v%%$'\t'*}
+		if [ "$got" != "$want" ]; then
+			echo "FAIL programs/$col/$prog: expected $want, got $got: ${v#*$'\t'}"
+			continue
+		fi
+		if [ "$want" = fails ]; then
+			how="$status, \"$text\""
+			if [ "$(prog_status "$prog" "${log[$col]}")" != "$status" ] ||
+				! prog_out "$prog" "${log[$col]}" | grep -Fq -- "$text"; then
+				echo "FAIL programs/$col/$prog: expected fails ($how), got fails: ${v#*$'\t'}"
+				continue
+			fi
+		fi
+		echo "PASS programs/$col/$prog"
+	done <"$expect"
+}
+
 results=()
-declare -A cell
+declare -A cell log
+# judge_boot COLUMN LOG QEMU-STATUS: verdict.sh's lines of the boot into
+# results, its cells into cell[PROG:COLUMN]
+judge_boot() {
+	log[$1]=$2
+	results+=("$("$lib/verdict.sh" "$2" "programs/$1" "$3" || true)")
+	for b in "${binaries[@]}"; do
+		cell[${b##*/}:$1]=$(judge "${b##*/}" "$2")
+	done
+}
+
+# report: the results of the boots but their PASS, then the cells
+report() {
+	printf '%s\n' "${results[@]}" | grep -v '^PASS programs/[a-z]*/programs$' || true
+	check_expect
+}
+
+if [ "${1-}" = --judge ]; then
+	shift
+	if [ $# = 0 ] || [ $(($# % 2)) != 0 ]; then
+		die "usage: programs.sh [--judge COLUMN LOG [COLUMN LOG]...]"
+	fi
+	while [ $# -gt 0 ]; do
+		judge_boot "$1" "$2" 0
+		shift 2
+	done
+	out=$(report)
+	printf '%s\n' "$out"
+	grep -q '^FAIL ' <<<"$out" && exit 1
+	exit 0
+fi
+[ $# = 0 ] || die "usage: programs.sh [--judge COLUMN LOG [COLUMN LOG]...]"
+
+"$lib/tree.sh"
+"$lib/kbuild.sh" stock
+"$lib/kbuild.sh" patched
+"$lib/guest.sh"
+
+step "programs: initramfs with ${binaries[*]##*/} and their libraries"
+initramfs_root "$root"
+mkdir -p "$root/tmp"	# stress-ng wants a writable temp-path
+gcc -static -O2 -Wall -o "$root/bin/programs" "$top/guest/programs.c" ||
+	die "programs: compiling guest/programs.c failed"
+initramfs_binary "$root" "${binaries[@]}"
+initramfs_pack "$root" "$initrd"
+
 for k in "${kernels[@]}"; do
 	kernel=${k%%:*} mode=${k#*:}
 	[ "$mode" = "$k" ] && mode=
 	col=${mode#iopl=}
 	col=${col:-$kernel}
-	log=$build/logs/boot-programs-$col.log
-	step "programs: boot $kernel ${mode:-(no iopl=)} (log: $log)"
+	boot_log=$build/logs/boot-programs-$col.log
+	step "programs: boot $kernel ${mode:-(no iopl=)} (log: $boot_log)"
 	status=0
-	"$lib/boot.sh" --initrd "$initrd" "$build/$kernel/bzImage" "$log" programs $mode || status=$?
-	results+=("$("$lib/verdict.sh" "$log" "programs/$col" "$status" || true)")
-	for b in "${binaries[@]}"; do
-		cell[${b##*/}:$col]=$(judge "${b##*/}" "$log")
-	done
+	"$lib/boot.sh" --initrd "$initrd" "$build/$kernel/bzImage" "$boot_log" programs $mode || status=$?
+	judge_boot "$col" "$boot_log" "$status"
 done
 
 cols=(stock strict compat off)
@@ -93,15 +167,4 @@ cols=(stock strict compat off)
 } >"$table"
 cat "$table" >&2
 
-printf '%s\n' "${results[@]}" | grep -v '^PASS programs/[a-z]*/programs$' || true
-while read -r prog col want; do
-	case $prog in '#'* | '') continue ;; esac
-	v=${cell[$prog:$col]:-}
-	[ -n "$v" ] || { echo "FAIL programs/$col/$prog: no result"; continue; }
-	got=${v%%$'\t'*}
-	if [ "$got" = "$want" ]; then
-		echo "PASS programs/$col/$prog"
-	else
-		echo "FAIL programs/$col/$prog: expected $want, got $got: ${v#*$'\t'}"
-	fi
-done <"$expect"
+report

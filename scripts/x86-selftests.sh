@@ -3,12 +3,45 @@
 # unpatched source, so the same binaries on both kernels) on the stock and
 # the patched kernel, 4 CPUs, default mode; 64-bit binaries on the x86_64
 # kernels, 32-bit ones on the i386 kernels (KARCH=i386). Results per test as
-# KTAP lines in build/$TREE/logs/x86-selftests-{stock,patched}$ksuffix.txt.
-# Fails when a test that passes on stock fails on patched; prints every
-# difference either way.
+# verdict.sh's lines in build/$TREE/logs/x86-selftests-{stock,patched}$ksuffix.txt.
+# Fails when the patched kernel does worse than stock (the rules are in
+# lib/x86-compare.awk); prints every difference either way.
+#   x86-selftests.sh --compare STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS
+# only compares two recorded boots (console logs and QEMU's statuses) and
+# exits 1 on a FAIL; the host tests feed it crafted logs.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 . "$lib/initramfs.sh"
+
+# verdict LOG STATUS: verdict.sh's lines for an x86-selftests boot (it
+# exits 1 on a FAIL; the comparison judges)
+verdict() {
+	"$lib/verdict.sh" --allow-skip . "$1" x86 "$2" || true
+}
+
+# compare STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS: the
+# comparison's result lines, sorted by name
+compare() {
+	local tmp rc=0
+	tmp=$(mktemp -d)
+	verdict "$1" "$2" >"$tmp/stock"
+	verdict "$3" "$4" >"$tmp/patched"
+	awk -v name="x86-selftests$ksuffix" -v stock_verdict="$tmp/stock" \
+		-v patched_verdict="$tmp/patched" -v stock_log="$1" -v patched_log="$3" \
+		-f "$lib/x86-compare.awk" |
+		LC_ALL=C sort -k2,2 || rc=$?
+	rm -rf "$tmp"
+	return $rc
+}
+
+if [ "${1-}" = --compare ]; then
+	[ $# = 5 ] || die "usage: x86-selftests.sh --compare STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS"
+	out=$(compare "$2" "$3" "$4" "$5")
+	printf '%s\n' "$out"
+	grep -q '^FAIL ' <<<"$out" && exit 1
+	exit 0
+fi
+[ $# = 0 ] || die "usage: x86-selftests.sh [--compare STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS]"
 
 bits=64
 [ "$karch" = x86_64 ] || bits=32
@@ -48,41 +81,18 @@ cp "${built[@]/#/$work/bin/}" "$root/bin/"
 initramfs_pack "$root" "$work/initramfs.cpio"
 runlist=$(IFS=,; echo "${built[*]}")
 
+declare -A status
 for k in stock patched; do
 	log=$logs/boot-x86-selftests-$k$ksuffix.log
 	step "x86-selftests: boot $k$ksuffix with ${#built[@]} tests (log: $log)"
-	status=0
+	status[$k]=0
 	"$lib/boot.sh" --initrd "$work/initramfs.cpio" --prog-timeout 120 \
 		"$build/$k$ksuffix/bzImage" "$log" "$runlist" \
-		IOPL_EXPECT_MODE=compat || status=$?
-	# verdict.sh's PASS/FAIL/SKIP lines as KTAP (it exits 1 on a FAIL)
-	{ "$lib/verdict.sh" --allow-skip . "$log" x86 "$status" || true; } |
-		awk '{ kind = $1; name = $2; sub(/^x86\//, "", name); sub(/:$/, "", name) }
-		name ~ /^kunit\// { next }	# KUnit results belong to make check
-		{	n++
-			if (kind == "PASS") print "ok " n " " name
-			else if (kind == "SKIP") print "ok " n " " name " # SKIP"
-			else print "not ok " n " " name
-		}' >"$logs/x86-selftests-$k$ksuffix.txt"
+		IOPL_EXPECT_MODE=compat || status[$k]=$?
+	verdict "$log" "${status[$k]}" >"$logs/x86-selftests-$k$ksuffix.txt"
 done
 
-# Compare by name: FAIL for a test that passes on stock and not on patched
-outcomes() {
-	awk '{ if ($1 == "not") print $4, "fails"; else if ($NF == "SKIP") print $3, "skips"; else print $3, "passes" }' \
-		"$1" | sort -u -k1,1
-}
-join -a 1 -a 2 -e missing -o 0,1.2,2.2 \
-	<(outcomes "$logs/x86-selftests-stock$ksuffix.txt") \
-	<(outcomes "$logs/x86-selftests-patched$ksuffix.txt") |
-	while read -r name stock patched; do
-		if [ "$stock" = "$patched" ] && [ "$stock" = passes ]; then
-			echo "PASS x86-selftests$ksuffix/$name"
-		elif [ "$stock" = "$patched" ]; then
-			echo "SKIP x86-selftests$ksuffix/$name: $stock on both kernels"
-		elif [ "$stock" = passes ]; then
-			echo "FAIL x86-selftests$ksuffix/$name: passes on stock, $patched on patched"
-		else
-			echo "CHANGED x86-selftests$ksuffix/$name: $stock on stock, $patched on patched"
-		fi
-	done | tee "$logs/x86-selftests-compare$ksuffix.txt"
+compare "$logs/boot-x86-selftests-stock$ksuffix.log" "${status[stock]}" \
+	"$logs/boot-x86-selftests-patched$ksuffix.log" "${status[patched]}" |
+	tee "$logs/x86-selftests-compare$ksuffix.txt"
 summarize "$logs/x86-selftests-compare$ksuffix.txt"

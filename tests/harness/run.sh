@@ -95,6 +95,34 @@ for trace in "$dir"/porttrace/*.trace; do
 done
 rm -f "$full"
 
+# make x86-selftests' comparison (x86-selftests.sh --compare) on crafted
+# boots: x86-selftests/NAME.stock.log and NAME.patched.log, the console
+# logs of the stock and the patched kernel (QEMU statuses 0), NAME.expect
+# its exact output.
+for log in "$dir"/x86-selftests/*.stock.log; do
+	name=$(basename "$log" .stock.log)
+	rc=0
+	out=$("$scripts/x86-selftests.sh" --compare "$log" 0 \
+		"$dir/x86-selftests/$name.patched.log" 0 2>&1) || rc=$?
+	judge "x86-selftests/$name" "$dir/x86-selftests/$name.expect" "$rc" "$out"
+done
+
+# make programs' cells against tests/programs.expect (programs.sh --judge)
+# on recorded boots: programs/NAME.COLUMN.log, the console log of the
+# boot of that column (stock, strict, compat, off), NAME.expect the exact
+# output for the columns given. real-*: the boots of the real runs.
+for exp in "$dir"/programs/*.expect; do
+	name=$(basename "$exp" .expect)
+	args=()
+	for log in "$dir/programs/$name".*.log; do
+		col=${log%.log}
+		args+=("${col##*.}" "$log")
+	done
+	rc=0
+	out=$("$scripts/programs.sh" --judge "${args[@]}" 2>&1) || rc=$?
+	judge "programs/$name" "$exp" "$rc" "$out"
+done
+
 # A checkpatch.pl that dies must fail scripts/checkpatch.sh, not pass it
 # with no findings.
 rc=0

@@ -1,0 +1,118 @@
+# The comparison of make x86-selftests (scripts/x86-selftests.sh
+# --compare): the stock and the patched kernel's x86-selftests boots, one
+# result line per test and per failed boot-level check. Variables (awk -v):
+# name (the prefix of the result names), and per kernel K in stock,
+# patched: K_verdict (the file of verdict.sh's lines for the boot, named
+# "x86") and K_log (the console log). Reads no input.
+#
+# The patched kernel must do no worse than stock, test by test:
+#   PASS NAME                 passes on both
+#   SKIP NAME: ...            skips on both, or fails on both in the same way
+#   FAIL NAME: ...            fails or is missing on patched and not so on
+#                             stock, skips on patched where stock passes, or
+#                             fails on both but not in the same way
+#   CHANGED NAME: ...         better on patched than on stock
+# "In the same way": the program ends the same way (the reason of init's
+# "not ok", numbers aside) and prints no "[FAIL]" line that stock does not
+# print. Numbers in those lines are compared as N: some failures count
+# what a race did (ldt_gdt's "[FAIL] 3 of 5 iterations failed").
+# A boot-level result of either kernel (a kernel report, the number of
+# CPUs, QEMU's status, a short plan) is a FAIL of its own, NAME/K/kernel,
+# NAME/K/cpus or NAME/K: no comparison stands on a boot that failed.
+
+# norm(S): S with every number N
+function norm(s) {
+	gsub(/0x[0-9a-fA-F]+|[0-9]+/, "N", s)
+	return s
+}
+
+# read_verdict(K): outcome[K, TEST] from K's verdict lines; boot-level
+# FAILs printed at once
+function read_verdict(k, file,   line, kind, test, reason, i) {
+	while ((getline line < file) > 0) {
+		kind = line
+		sub(/ .*/, "", kind)
+		test = substr(line, length(kind) + 2)
+		reason = ""
+		if ((i = index(test, ": ")) > 0) {
+			reason = substr(test, i + 2)
+			test = substr(test, 1, i - 1)
+		}
+		if (test ~ /^x86\/kunit\//)	# KUnit results belong to make check
+			continue
+		if (test == "x86" || test ~ /^x86\/(kernel|cpus|kunit)$/) {
+			if (kind != "PASS") {
+				sub(/^x86/, name "/" k, test)
+				print "FAIL " test ": " reason
+			}
+			continue
+		}
+		sub(/^x86\//, "", test)
+		tests[test] = 1
+		outcome[k, test] = kind == "PASS" ? "passes" : kind == "SKIP" ? "skips" : "fails"
+	}
+	close(file)
+}
+
+# read_log(K): from K's console log, per program P: said[K, P], how init
+# saw it end, and failed[K, P, LINE], each "[FAIL]" line it printed (a
+# spliced kernel line cut off), keyed by the line with numbers as N
+function read_log(k, file,   line, prog, end) {
+	prog = ""
+	while ((getline line < file) > 0) {
+		sub(/\r$/, "", line)
+		if (line ~ /^# init: run /) {
+			prog = substr(line, 13)
+			said[k, prog] = "no result"
+		} else if (prog != "" && line ~ /^    / && line ~ /\[FAIL\]/) {
+			line = substr(line, index(line, "[FAIL]"))
+			sub(/\[ *[0-9]+\.[0-9]+\] .*/, "", line)
+			gsub(/\t/, " ", line)
+			sub(/ +$/, "", line)
+			failed[k, prog, norm(line)] = line
+		} else if (prog != "" && line ~ /^(not )?ok [0-9]+ /) {
+			end = line
+			sub(/^(not )?ok [0-9]+ [^ ]+/, "", end)
+			sub(/^ # /, "", end)
+			said[k, prog] = (line ~ /^not / ? "not ok" : "ok") (end != "" ? ": " end : "")
+			prog = ""
+		}
+	}
+	close(file)
+}
+
+# same_failure(P): "" when P failed on patched as on stock, else how not
+function same_failure(p,   key, parts, news) {
+	if (norm(said["stock", p]) != norm(said["patched", p]))
+		return "\"" said["stock", p] "\" on stock, \"" said["patched", p] "\" on patched"
+	news = ""
+	for (key in failed) {
+		split(key, parts, SUBSEP)
+		if (parts[1] == "patched" && parts[2] == p && !(("stock", p, parts[3]) in failed))
+			news = news (news != "" ? " | " : "") failed[key]
+	}
+	return news != "" ? "on patched only: " news : ""
+}
+
+BEGIN {
+	rank["passes"] = 3; rank["skips"] = 2; rank["fails"] = 1; rank["missing"] = 0
+	read_verdict("stock", stock_verdict)
+	read_verdict("patched", patched_verdict)
+	read_log("stock", stock_log)
+	read_log("patched", patched_log)
+	for (test in tests) {
+		s = ("stock", test) in outcome ? outcome["stock", test] : "missing"
+		p = ("patched", test) in outcome ? outcome["patched", test] : "missing"
+		if (s == p && p == "passes")
+			print "PASS " name "/" test
+		else if (s == p && p == "fails" && (("patched", test) in said) &&
+			 (how = same_failure(test)) != "")
+			print "FAIL " name "/" test ": fails on both kernels, " how
+		else if (s == p)
+			print "SKIP " name "/" test ": " s " on both kernels"
+		else if (rank[p] < rank[s] || p == "fails" || p == "missing")
+			print "FAIL " name "/" test ": " s " on stock, " p " on patched"
+		else
+			print "CHANGED " name "/" test ": " s " on stock, " p " on patched"
+	}
+}
