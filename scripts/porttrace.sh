@@ -30,12 +30,15 @@ ports() {
 
 # judge SAFE-TRACE FULL-TRACE
 judge() {
-	local safe full nsafe nfull bad
-	[ -s "$1" ] && [ -s "$2" ] || return 0	# boot() said FAIL
-	safe=$(ports "$1" 3>"$1.windows" | paste -sd ' ')
-	full=$(ports "$2" 3>"$2.windows")
-	nsafe=$(cat "$1.windows") nfull=$(cat "$2.windows")
-	rm -f "$1.windows" "$2.windows"
+	local safe full nsafe nfull bad trace tmp
+	for trace in "$1" "$2"; do
+		[ -s "$trace" ] || { echo "FAIL porttrace/trace: no trace in ${trace#"$top/"}"; return 0; }
+	done
+	tmp=$(mktemp -d)
+	safe=$(ports "$1" 3>"$tmp/safe" | paste -sd ' ')
+	full=$(ports "$2" 3>"$tmp/full")
+	nsafe=$(cat "$tmp/safe") nfull=$(cat "$tmp/full")
+	rm -rf "$tmp"
 	bad=$(tr ' ' '\n' <<<"$safe" | grep -vxF -f <(tr ' ' '\n' <<<"$allowed") | paste -sd ' ' || true)
 	echo "# porttrace: inside ${nsafe} windows by default: ${safe:-no port}; with IOPORT_SCAN=full inside ${nfull}: $(wc -l <<<"$full") ports" >&2
 	if [ "$nsafe" != ${#programs[@]} ] || [ "$nfull" != ${#programs[@]} ]; then

@@ -7,10 +7,11 @@
 # changed on purpose. A cell expected to fail must fail as that file says
 # (exit status and error message): a crash where a clean failure is
 # expected is a change too.
-#   programs.sh --judge COLUMN LOG [COLUMN LOG]...
+#   programs.sh --judge [--expect FILE] COLUMN LOG [COLUMN LOG]...
 # only judges recorded boots (COLUMN: stock, strict, compat or off; the
-# console log of that boot) against tests/programs.expect, the lines of
-# the columns given, and exits 1 on a FAIL; the host tests use it.
+# console log of that boot) against the lines of the columns given in
+# tests/programs.expect (or FILE), and exits 1 on a FAIL; the host tests
+# use it.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 . "$lib/initramfs.sh"
@@ -63,14 +64,17 @@ judge() {
 }
 
 # check_expect: one PASS/FAIL line per line of tests/programs.expect
-# whose column was booted (log[COLUMN]). A "fails" line names the exit
+# whose column was booted (log[COLUMN]), and a FAIL for each program of a
+# booted column that has no line there. A "fails" line names the exit
 # status and a text that one of the program's lines must hold (the
 # strerror() of the errno, say): any other failure fails the cell.
 check_expect() {
-	local prog col want status text v got how
+	local prog col want status text v got how b
+	local -A listed=()
 	while IFS=$'\t' read -r prog col want status text; do
 		case $prog in '#'* | '') continue ;; esac
 		[ -n "${log[$col]:-}" ] || continue
+		listed[$prog:$col]=1
 		if [ "$want" = fails ] && { [ -z "$status" ] || [ -z "$text" ]; }; then
 			die "$expect: a fails line names the exit status and the error: $prog $col"
 		fi
@@ -91,6 +95,12 @@ check_expect() {
 		fi
 		echo "PASS programs/$col/$prog"
 	done <"$expect"
+	for col in "${!log[@]}"; do
+		for b in "${binaries[@]}"; do
+			[ -n "${listed[${b##*/}:$col]:-}" ] ||
+				echo "FAIL programs/$col/${b##*/}: no line in ${expect#"$top/"}"
+		done
+	done
 }
 
 results=()
@@ -113,10 +123,16 @@ report() {
 
 if [ "${1-}" = --judge ]; then
 	shift
+	if [ "${1-}" = --expect ] && [ $# -ge 2 ]; then
+		expect=$2
+		shift 2
+	fi
 	if [ $# = 0 ] || [ $(($# % 2)) != 0 ]; then
-		die "usage: programs.sh [--judge COLUMN LOG [COLUMN LOG]...]"
+		die "usage: programs.sh [--judge [--expect FILE] COLUMN LOG [COLUMN LOG]...]"
 	fi
 	while [ $# -gt 0 ]; do
+		cut -f2 "$expect" | grep -qxF -- "$1" ||
+			die "programs.sh: no column $1 in ${expect#"$top/"}"
 		judge_boot "$1" "$2" 0
 		shift 2
 	done
@@ -125,7 +141,7 @@ if [ "${1-}" = --judge ]; then
 	grep -q '^FAIL ' <<<"$out" && exit 1
 	exit 0
 fi
-[ $# = 0 ] || die "usage: programs.sh [--judge COLUMN LOG [COLUMN LOG]...]"
+[ $# = 0 ] || die "usage: programs.sh [--judge [--expect FILE] COLUMN LOG [COLUMN LOG]...]"
 
 "$lib/tree.sh"
 "$lib/kbuild.sh" stock

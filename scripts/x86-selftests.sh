@@ -14,21 +14,25 @@ set -euo pipefail
 . "$lib/initramfs.sh"
 
 # verdict LOG STATUS: verdict.sh's lines for an x86-selftests boot (it
-# exits 1 on a FAIL; the comparison judges)
+# exits 1 on a FAIL, which the comparison judges; anything else is an error)
 verdict() {
-	"$lib/verdict.sh" --allow-skip . "$1" x86 "$2" || true
+	"$lib/verdict.sh" --allow-skip . "$1" x86 "$2" || [ $? = 1 ] ||
+		die "x86-selftests: verdict.sh failed on $1"
 }
 
-# compare STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS: the
-# comparison's result lines, sorted by name
+# compare NAME STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS: the
+# comparison's result lines, sorted by name, each name under NAME
 compare() {
-	local tmp rc=0
+	local name=$1 tmp rc=0
+	shift
 	tmp=$(mktemp -d)
 	verdict "$1" "$2" >"$tmp/stock"
 	verdict "$3" "$4" >"$tmp/patched"
-	awk -v name="x86-selftests$ksuffix" -v stock_verdict="$tmp/stock" \
-		-v patched_verdict="$tmp/patched" -v stock_log="$1" -v patched_log="$3" \
-		-f "$lib/x86-compare.awk" |
+	tr -d '\r' <"$1" | awk -f "$lib/unsplice.awk" >"$tmp/stock.log"
+	tr -d '\r' <"$3" | awk -f "$lib/unsplice.awk" >"$tmp/patched.log"
+	awk -v name="$name" -v stock_verdict="$tmp/stock" \
+		-v patched_verdict="$tmp/patched" -v stock_log="$tmp/stock.log" \
+		-v patched_log="$tmp/patched.log" -f "$lib/x86-compare.awk" |
 		LC_ALL=C sort -k2,2 || rc=$?
 	rm -rf "$tmp"
 	return $rc
@@ -36,9 +40,11 @@ compare() {
 
 if [ "${1-}" = --compare ]; then
 	[ $# = 5 ] || die "usage: x86-selftests.sh --compare STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS"
-	out=$(compare "$2" "$3" "$4" "$5")
+	out=$(compare x86-selftests "$2" "$3" "$4" "$5")
 	printf '%s\n' "$out"
 	grep -q '^FAIL ' <<<"$out" && exit 1
+	# Nothing passed on both kernels: the comparison stands on nothing
+	grep -q '^PASS ' <<<"$out" || { echo "FAIL x86-selftests: no test passed on both kernels"; exit 1; }
 	exit 0
 fi
 [ $# = 0 ] || die "usage: x86-selftests.sh [--compare STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS]"
@@ -92,7 +98,7 @@ for k in stock patched; do
 	verdict "$log" "${status[$k]}" >"$logs/x86-selftests-$k$ksuffix.txt"
 done
 
-compare "$logs/boot-x86-selftests-stock$ksuffix.log" "${status[stock]}" \
+compare "x86-selftests$ksuffix" "$logs/boot-x86-selftests-stock$ksuffix.log" "${status[stock]}" \
 	"$logs/boot-x86-selftests-patched$ksuffix.log" "${status[patched]}" |
 	tee "$logs/x86-selftests-compare$ksuffix.txt"
 summarize "$logs/x86-selftests-compare$ksuffix.txt"

@@ -3,7 +3,7 @@
 # (below 0x10000) that CPUs accessed inside the windows that guest/init.c
 # marks around each program with IOPORT_MARKER: between the write of 'S'
 # (0x53) and the write of 'E' (0x45) to the port `marker` (awk -v, a
-# number). One line per access, "0xPORT"; and at the end "windows N", the
+# number); any other access to `marker` inside a window counts as a port. One line per access, "0xPORT"; and at the end "windows N", the
 # number of windows closed.
 function hex(s,   v, i) {
 	v = 0
@@ -19,14 +19,18 @@ $2 == "cpu" && $3 ~ /^[0-9]+$/ {
 		if ($i == "value") value = hex($(i + 1))
 		if ($i == "size") size = $(i + 1)
 	}
+	# The marks open and close the windows; any other access to the
+	# marker port inside a window is a port access like any other
 	if (addr == marker && $1 == "memory_region_ops_write") {
-		if (value == 83)
+		if (value == 83 && !inside) {
 			inside = 1
-		else if (value == 69 && inside) {
+			next
+		}
+		if (value == 69 && inside) {
 			inside = 0
 			windows++
+			next
 		}
-		next
 	}
 	if (inside && addr >= 0 && addr < 65536)
 		for (p = addr; p < addr + size; p++)

@@ -17,14 +17,24 @@ function result(kind, name, reason) {
 		failed = 1
 	print kind " " name (reason != "" ? ": " reason : "")
 }
-function finish_prog(outer_ok, reason,   name) {
+# numbering(PLAN, SEEN, COUNT): "" when the results SEEN (number ->
+# times reported) are exactly 1..PLAN once each, else what is wrong
+function numbering(plan, seen, count,   k) {
+	if (count != plan)
+		return "plan says " plan " tests, " count " reported"
+	for (k = 1; k <= plan; k++)
+		if (seen[k] != 1)
+			return "plan says " plan " tests, test " k " reported " (k in seen ? seen[k] : 0) " times"
+	return ""
+}
+function finish_prog(outer_ok, reason,   name, wrong) {
 	name = boot "/" prog
 	if (nested) {
 		if (!outer_ok) {
 			if (!nested_failed)
 				result("FAIL", name, reason)
-		} else if (nested_plan >= 0 && nested != nested_plan)
-			result("FAIL", name, "plan says " nested_plan " tests, " nested " reported")
+		} else if (nested_plan >= 0 && (wrong = numbering(nested_plan, nested_seen, nested)) != "")
+			result("FAIL", name, wrong)
 	} else if (!outer_ok)
 		result("FAIL", name, reason)
 	else if (nested_plan > 0)	# planned tests, reported none
@@ -47,7 +57,7 @@ BEGIN { prog = ""; plan = -1; done = 0 }
 		kline = substr($0, RSTART)
 }
 
-kline ~ /BUG:|WARNING:|Oops|Kernel panic|Call Trace|general protection fault, probably|kernel BUG|UBSAN:|KFENCE:|ODEBUG:|suspected memory leak|unreferenced object|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|detected stalls|self-detected stall|list_(add|del) corruption|Out of memory|INFO: task .* blocked/ ||
+kline ~ /BUG:|WARNING:|Oops|Kernel panic|Call Trace|general protection fault, probably|kernel BUG|UBSAN:|KFENCE:|ODEBUG:|suspected memory leak|unreferenced object|possible circular locking|suspicious RCU usage|sleeping function called from invalid context|detected stalls|self-detected stall|kernel messages lost|list_(add|del) corruption|Out of memory|INFO: task .* blocked/ ||
     (forbid != "" && kline ~ forbid) {
 	if (!(boot in kernel_reported))
 		result("FAIL", boot "/kernel", kline)
@@ -72,6 +82,7 @@ kline ~ /^\[ *[0-9]+\.[0-9]+\]     / {
 	} else if (suite != "" && match(ktext, /^(not )?ok [0-9]+ /)) {
 		name = boot "/kunit/" suite "/" substr(ktext, RLENGTH + 1)
 		kcases[suite]++
+		kseen[suite, ktext ~ /^not / ? substr(ktext, 8) + 0 : substr(ktext, 4) + 0]++
 		if (ktext ~ / # SKIP/)
 			result("SKIP", name, "")
 		else if (ktext ~ /^ok/)
@@ -95,6 +106,7 @@ kline ~ /smp: Brought up [0-9]+ nodes?, [0-9]+ CPUs?$/ {
 /^# init: run / {
 	prog = substr($0, 13)
 	nested = 0; nested_failed = 0; nested_plan = -1; legacy_fail = ""
+	split("", nested_seen)
 	next
 }
 
@@ -120,6 +132,7 @@ prog != "" && /^    / {
 			name = substr(name, 1, i - 1)
 		}
 		nested++
+		nested_seen[line ~ /^not / ? substr(line, 8) + 0 : substr(line, 4) + 0]++
 		if (reason ~ /^SKIP/)
 			result("SKIP", boot "/" prog "/" name, reason)
 		else if (ok)
@@ -170,8 +183,17 @@ END {
 	# each with its number of cases.
 	for (i = 1; i <= nsuites; i++) {
 		s = suites[i]
-		if (s in kplan && kcases[s] != kplan[s])
-			result("FAIL", boot "/kunit/" s, "plan says " kplan[s] " cases, " kcases[s] " reported")
+		if (!(s in kplan))
+			continue
+		split("", seen)
+		for (key in kseen)
+			if (index(key, s SUBSEP) == 1)
+				seen[substr(key, length(s) + 2)] = kseen[key]
+		if ((wrong = numbering(kplan[s], seen, kcases[s])) != "") {
+			sub(/ tests,/, " cases,", wrong)
+			sub(/, test /, ", case ", wrong)
+			result("FAIL", boot "/kunit/" s, wrong)
+		}
 	}
 	nexp = split(expect_kunit, wanted, ",")
 	for (i = 1; i <= nexp; i++) {

@@ -110,10 +110,13 @@ done
 # make programs' cells against tests/programs.expect (programs.sh --judge)
 # on recorded boots: programs/NAME.COLUMN.log, the console log of the
 # boot of that column (stock, strict, compat, off), NAME.expect the exact
-# output for the columns given. real-*: the boots of the real runs.
+# output for the columns given, against NAME.table instead of
+# tests/programs.expect when there is one. real-*: the boots of the real
+# runs.
 for exp in "$dir"/programs/*.expect; do
 	name=$(basename "$exp" .expect)
 	args=()
+	[ ! -f "$dir/programs/$name.table" ] || args=(--expect "$dir/programs/$name.table")
 	for log in "$dir/programs/$name".*.log; do
 		col=${log%.log}
 		args+=("${col##*.}" "$log")
