@@ -56,10 +56,8 @@ judge() {
 
 if [ "${1:-}" = --judge ]; then
 	[ $# = 3 ] || die "usage: porttrace.sh --judge SAFE-TRACE FULL-TRACE"
-	out=$(judge "$2" "$3")
-	echo "$out"
-	! grep -q '^FAIL ' <<<"$out"
-	exit
+	judged "$(judge "$2" "$3")" || exit 1
+	exit 0
 fi
 
 kernel=${1:-patched}

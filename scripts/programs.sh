@@ -88,7 +88,7 @@ check_expect() {
 		if [ "$want" = fails ]; then
 			how="$status, \"$text\""
 			if [ "$(prog_status "$prog" "${log[$col]}")" != "$status" ] ||
-				! prog_out "$prog" "${log[$col]}" | grep -Fq -- "$text"; then
+				! grep -Fq -- "$text" <<<"$(prog_out "$prog" "${log[$col]}")"; then
 				echo "FAIL programs/$col/$prog: expected fails ($how), got fails: ${v#*$'\t'}"
 				continue
 			fi
@@ -136,9 +136,7 @@ if [ "${1-}" = --judge ]; then
 		judge_boot "$1" "$2" 0
 		shift 2
 	done
-	out=$(report)
-	printf '%s\n' "$out"
-	grep -q '^FAIL ' <<<"$out" && exit 1
+	judged "$(report)" || exit 1
 	exit 0
 fi
 [ $# = 0 ] || die "usage: programs.sh [--judge [--expect FILE] COLUMN LOG [COLUMN LOG]...]"

@@ -41,8 +41,7 @@ compare() {
 if [ "${1-}" = --compare ]; then
 	[ $# = 5 ] || die "usage: x86-selftests.sh --compare STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS"
 	out=$(compare x86-selftests "$2" "$3" "$4" "$5")
-	printf '%s\n' "$out"
-	grep -q '^FAIL ' <<<"$out" && exit 1
+	judged "$out" || exit 1
 	# Nothing passed on both kernels: the comparison stands on nothing
 	grep -q '^PASS ' <<<"$out" || { echo "FAIL x86-selftests: no test passed on both kernels"; exit 1; }
 	exit 0

@@ -14,6 +14,12 @@ die() {
 	exit 1
 }
 
+# judged OUT: print the result lines OUT; status 1 when one is a FAIL
+judged() {
+	printf '%s\n' "$1"
+	! grep -q '^FAIL ' <<<"$1"
+}
+
 step() {
 	printf '==> %s\n' "$*" >&2
 }
