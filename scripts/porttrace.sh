@@ -67,7 +67,11 @@ logs=$build/logs
 "$lib/guest.sh" "$build/tree" "${selftests[@]}"
 mode=$(default_mode "$kernel")
 
-# boot NAME SCAN: a traced boot; its verdict lines go to stdout
+# boot NAME SCAN: a traced boot; its verdict lines go to stdout. The trace
+# cannot tell the kernel's accesses from the tests': i8042.nokbd and
+# i8042.noaux keep the keyboard controller's ports from being probed for
+# a keyboard and a mouse, which serio does asynchronously and once did
+# inside the first window (0x60, 0x64: tests/harness/porttrace/kernel-probe).
 boot() {
 	local name=$1 scan=$2 trace=$logs/porttrace-$1.trace status=0
 	step "porttrace: boot $name (IOPORT_SCAN=$scan, log: $logs/porttrace-$name.log)"
@@ -76,7 +80,7 @@ boot() {
 		--qemu-arg -trace --qemu-arg memory_region_ops_read \
 		--qemu-arg -trace --qemu-arg memory_region_ops_write --qemu-arg -D --qemu-arg "$trace" \
 		"$build/$kernel/bzImage" "$logs/porttrace-$name.log" "$(list "${programs[@]}")" \
-		IOPL_EXPECT_MODE="$mode" IOPORT_MARKER=$marker || status=$?
+		IOPL_EXPECT_MODE="$mode" IOPORT_MARKER=$marker i8042.nokbd i8042.noaux || status=$?
 	"$lib/verdict.sh" --allow-skip "$default_skips" "$logs/porttrace-$name.log" \
 		"porttrace-$name" "$status" | grep -v '^PASS ' || true
 	[ -s "$trace" ] || echo "FAIL porttrace/$name: QEMU wrote no trace to $trace"
