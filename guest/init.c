@@ -106,13 +106,15 @@ static void window_kmsg(void)
 	ssize_t n;
 	int text;
 
-	while (kmsg >= 0 && ((n = read(kmsg, rec, sizeof(rec) - 1)) > 0 ||
-			     (n < 0 && errno == EPIPE))) {
+	while (kmsg >= 0) {
+		n = read(kmsg, rec, sizeof(rec) - 1);
 		/* The ring buffer overran what the window had not read yet */
-		if (n < 0) {
+		if (n < 0 && errno == EPIPE) {
 			say("# init: kernel messages lost in the window\n");
 			continue;
 		}
+		if (n <= 0)
+			break;
 		rec[n] = 0;
 		text = 0;
 		if (sscanf(rec, "%*u,%*u,%llu,%*[^;];%n", &usec, &text) < 1 || !text)

@@ -131,7 +131,7 @@ if [ "${1-}" = --judge ]; then
 		die "usage: programs.sh [--judge [--expect FILE] COLUMN LOG [COLUMN LOG]...]"
 	fi
 	while [ $# -gt 0 ]; do
-		cut -f2 "$expect" | grep -qxF -- "$1" ||
+		cut -f2 "$expect" | grep -xF -- "$1" >/dev/null ||
 			die "programs.sh: no column $1 in ${expect#"$top/"}"
 		judge_boot "$1" "$2" 0
 		shift 2

@@ -28,8 +28,8 @@ compare() {
 	tmp=$(mktemp -d)
 	verdict "$1" "$2" >"$tmp/stock"
 	verdict "$3" "$4" >"$tmp/patched"
-	tr -d '\r' <"$1" | awk -f "$lib/unsplice.awk" >"$tmp/stock.log"
-	tr -d '\r' <"$3" | awk -f "$lib/unsplice.awk" >"$tmp/patched.log"
+	awk -f "$lib/unsplice.awk" "$1" >"$tmp/stock.log"
+	awk -f "$lib/unsplice.awk" "$3" >"$tmp/patched.log"
 	awk -v name="$name" -v stock_verdict="$tmp/stock" \
 		-v patched_verdict="$tmp/patched" -v stock_log="$tmp/stock.log" \
 		-v patched_log="$tmp/patched.log" -f "$lib/x86-compare.awk" |

@@ -3,8 +3,9 @@
 # (below 0x10000) that CPUs accessed inside the windows that guest/init.c
 # marks around each program with IOPORT_MARKER: between the write of 'S'
 # (0x53) and the write of 'E' (0x45) to the port `marker` (awk -v, a
-# number); any other access to `marker` inside a window counts as a port. One line per access, "0xPORT"; and at the end "windows N", the
-# number of windows closed.
+# number); any other access to `marker` inside a window counts as a port.
+# One line per access, "0xPORT"; and at the end "windows N", the number of
+# windows closed.
 function hex(s,   v, i) {
 	v = 0
 	s = tolower(s)

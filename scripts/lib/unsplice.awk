@@ -1,5 +1,5 @@
-# unsplice.awk: a guest console log (without \r) with every kernel line on
-# a line of its own. The kernel writes to the console while a line of a
+# unsplice.awk: a guest console log without \r, every kernel line on a
+# line of its own. The kernel writes to the console while a line of a
 # program's output is half written: "    ok 7[    4.448970] traps: ...",
 # and the rest of the program's line, " global.cli", follows on the next
 # line. This prints the kernel line on its own, then the program's line
@@ -13,6 +13,7 @@ function split_off(line) {
 	}
 	return 0
 }
+{ sub(/\r$/, "") }
 held != "" && /^\[ *[0-9]+\.[0-9]+\] / { print; next }
 held != "" { $0 = held $0; held = "" }
 !split_off($0) { print }

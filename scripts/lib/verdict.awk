@@ -17,14 +17,19 @@ function result(kind, name, reason) {
 		failed = 1
 	print kind " " name (reason != "" ? ": " reason : "")
 }
-# numbering(PLAN, SEEN, COUNT): "" when the results SEEN (number ->
-# times reported) are exactly 1..PLAN once each, else what is wrong
-function numbering(plan, seen, count,   k) {
+# number(RESULT): N of a KTAP result line "ok N ..." or "not ok N ..."
+function number(line) {
+	return substr(line, line ~ /^not / ? 8 : 4) + 0
+}
+# numbering(KEY, PLAN, COUNT, UNIT): "" when the COUNT results of KEY
+# (seen[KEY, N]: times N was reported) are 1..PLAN once each, else what is
+# wrong, in UNITs ("test", "case")
+function numbering(key, plan, count, unit,   k) {
 	if (count != plan)
-		return "plan says " plan " tests, " count " reported"
+		return "plan says " plan " " unit "s, " count " reported"
 	for (k = 1; k <= plan; k++)
-		if (seen[k] != 1)
-			return "plan says " plan " tests, test " k " reported " (k in seen ? seen[k] : 0) " times"
+		if (seen[key, k] != 1)
+			return "plan says " plan " " unit "s, " unit " " k " reported " (seen[key, k] + 0) " times"
 	return ""
 }
 function finish_prog(outer_ok, reason,   name, wrong) {
@@ -33,7 +38,7 @@ function finish_prog(outer_ok, reason,   name, wrong) {
 		if (!outer_ok) {
 			if (!nested_failed)
 				result("FAIL", name, reason)
-		} else if (nested_plan >= 0 && (wrong = numbering(nested_plan, nested_seen, nested)) != "")
+		} else if (nested_plan >= 0 && (wrong = numbering(prog, nested_plan, nested, "test")) != "")
 			result("FAIL", name, wrong)
 	} else if (!outer_ok)
 		result("FAIL", name, reason)
@@ -82,7 +87,7 @@ kline ~ /^\[ *[0-9]+\.[0-9]+\]     / {
 	} else if (suite != "" && match(ktext, /^(not )?ok [0-9]+ /)) {
 		name = boot "/kunit/" suite "/" substr(ktext, RLENGTH + 1)
 		kcases[suite]++
-		kseen[suite, ktext ~ /^not / ? substr(ktext, 8) + 0 : substr(ktext, 4) + 0]++
+		seen["kunit/" suite, number(ktext)]++
 		if (ktext ~ / # SKIP/)
 			result("SKIP", name, "")
 		else if (ktext ~ /^ok/)
@@ -106,7 +111,6 @@ kline ~ /smp: Brought up [0-9]+ nodes?, [0-9]+ CPUs?$/ {
 /^# init: run / {
 	prog = substr($0, 13)
 	nested = 0; nested_failed = 0; nested_plan = -1; legacy_fail = ""
-	split("", nested_seen)
 	next
 }
 
@@ -132,7 +136,7 @@ prog != "" && /^    / {
 			name = substr(name, 1, i - 1)
 		}
 		nested++
-		nested_seen[line ~ /^not / ? substr(line, 8) + 0 : substr(line, 4) + 0]++
+		seen[prog, number(line)]++
 		if (reason ~ /^SKIP/)
 			result("SKIP", boot "/" prog "/" name, reason)
 		else if (ok)
@@ -183,17 +187,8 @@ END {
 	# each with its number of cases.
 	for (i = 1; i <= nsuites; i++) {
 		s = suites[i]
-		if (!(s in kplan))
-			continue
-		split("", seen)
-		for (key in kseen)
-			if (index(key, s SUBSEP) == 1)
-				seen[substr(key, length(s) + 2)] = kseen[key]
-		if ((wrong = numbering(kplan[s], seen, kcases[s])) != "") {
-			sub(/ tests,/, " cases,", wrong)
-			sub(/, test /, ", case ", wrong)
+		if (s in kplan && (wrong = numbering("kunit/" s, kplan[s], kcases[s], "case")) != "")
 			result("FAIL", boot "/kunit/" s, wrong)
-		}
 	}
 	nexp = split(expect_kunit, wanted, ",")
 	for (i = 1; i <= nexp; i++) {

@@ -15,8 +15,9 @@
 #   CHANGED NAME: ...         better on patched than on stock
 # "In the same way": the program ends the same way (the reason of init's
 # "not ok": the same exit status or signal; a timeout's seconds aside) and
-# prints no "[FAIL]" line that stock does not print. Numbers in those lines are compared as N: some failures count
-# what a race did (ldt_gdt's "[FAIL] 3 of 5 iterations failed").
+# prints no "[FAIL]" line that stock does not print. Numbers in those
+# lines are compared as N: some failures count what a race did (ldt_gdt's
+# "[FAIL] 3 of 5 iterations failed").
 # A boot-level result of either kernel (a kernel report, the number of
 # CPUs, QEMU's status, a short plan) is a FAIL of its own, NAME/K/kernel,
 # NAME/K/cpus or NAME/K: no comparison stands on a boot that failed.
@@ -72,7 +73,6 @@ function read_verdict(k, file,   line, kind, test, reason, i) {
 function read_log(k, file,   line, prog, end) {
 	prog = ""
 	while ((getline line < file) > 0) {
-		sub(/\r$/, "", line)
 		if (line ~ /^# init: run /) {
 			prog = substr(line, 13)
 			said[k, prog] = "no result"
