@@ -21,6 +21,7 @@
 # A boot-level result of either kernel (a kernel report, the number of
 # CPUs, QEMU's status, a short plan) is a FAIL of its own, NAME/K/kernel,
 # NAME/K/cpus or NAME/K: no comparison stands on a boot that failed.
+# Nor on no test: when none passes on both kernels, FAIL NAME says so.
 
 # norm(S): S with every number N
 function norm(s) {
@@ -115,8 +116,10 @@ BEGIN {
 	for (test in tests) {
 		s = ("stock", test) in outcome ? outcome["stock", test] : "missing"
 		p = ("patched", test) in outcome ? outcome["patched", test] : "missing"
-		if (s == p && p == "passes")
+		if (s == p && p == "passes") {
 			print "PASS " name "/" test
+			passes++
+		}
 		else if (s == p && p == "fails" && (("patched", test) in said) &&
 			 (how = same_failure(test)) != "")
 			print "FAIL " name "/" test ": fails on both kernels, " how
@@ -127,4 +130,6 @@ BEGIN {
 		else
 			print "CHANGED " name "/" test ": " s " on stock, " p " on patched"
 	}
+	if (!passes)
+		print "FAIL " name ": no test passed on both kernels"
 }
