@@ -83,7 +83,6 @@ boot() {
 		IOPL_EXPECT_MODE="$mode" IOPORT_MARKER=$marker i8042.nokbd i8042.noaux || status=$?
 	"$lib/verdict.sh" --allow-skip "$default_skips" "$logs/porttrace-$name.log" \
 		"porttrace-$name" "$status" | grep -v '^PASS ' || true
-	[ -s "$trace" ] || echo "FAIL porttrace/$name: QEMU wrote no trace to $trace"
 }
 
 boot safe default
