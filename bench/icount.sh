@@ -29,15 +29,14 @@ for t in "${trees[@]}"; do
 	"$lib/kbuild.sh" stock "$b/src" "${base_config[@]}"
 	"$lib/kbuild.sh" patched-bench "$b/tree" "${base_config[@]}"
 	"$lib/guest.sh" --out "$b/guest" "$b/tree"
-	for k in stock patched; do
-		kernel=$b/$k/bzImage
-		[ $k = stock ] || kernel=$b/patched-bench/bzImage
+	for kernel in stock patched-bench; do
+		k=${kernel%-bench}
 		log=$b/logs/bench-$k.log
 		step "bench: boot $t $k under -icount (log: $log, about 2 min)"
 		status=0
 		"$lib/boot.sh" --smp 1 --initrd "$b/guest/initramfs.cpio" \
 			--qemu-arg -icount --qemu-arg shift=0,align=off,sleep=off \
-			"$kernel" "$log" bench || status=$?
+			"$b/$kernel/bzImage" "$log" bench || status=$?
 		"$lib/verdict.sh" --cpus 1 "$log" "bench-$t-$k" "$status" >/dev/null ||
 			die "bench: the benchmark failed on the $t $k kernel, see $log"
 		tr -d '\r' <"$log" | sed -n 's/^    BENCH \([^ ]*\) \([0-9]*\)$/\1 \2/p' |
