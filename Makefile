@@ -16,7 +16,7 @@ EACH := $(S)/for-each-tree.sh
 .DEFAULT_GOAL := help
 .PHONY: help deps src tree export outgoing checkpatch stock patched guest run shell \
 	check check-i386 check-stock check-debug check-all check-series check-xen \
-	check-debcfg docs programs bench bench-cycles x86-selftests fuzz test-harness clean
+	check-debcfg check-debian docs programs bench bench-cycles x86-selftests fuzz test-harness clean
 
 help: ## this list
 	@awk -F ':.*## ' '/^[a-z0-9-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -90,6 +90,7 @@ check-all: deps ## everything: both trees in full, Xen, Debian's configs, saniti
 	@$(MAKE) --no-print-directory check TREE=6.1
 	@$(MAKE) --no-print-directory check-xen
 	@$(MAKE) --no-print-directory check-debcfg
+	@$(MAKE) --no-print-directory check-debian
 	@$(MAKE) --no-print-directory check-debug
 	@$(MAKE) --no-print-directory check-series
 	@$(MAKE) --no-print-directory x86-selftests TREE=6.12
@@ -104,6 +105,9 @@ check-xen: deps ## the stock and the patched kernel as Xen PV dom0, with the I/O
 
 check-debcfg: deps ## Debian's config.amd64_none_amd64: Kconfig default and W=1 warnings
 	@$(EACH) $(if $(TREE),--trees $(TREE)) debian-config.sh
+
+check-debian: deps ## Debian's cloud config as a .deb, dpkg -i into Debian 12, booted under systemd
+	@$(EACH) $(if $(TREE),--trees $(TREE)) debian.sh
 
 docs: tree ## the Sphinx build of Documentation/x86 with the series' ioport.rst
 	@$(S)/docs.sh

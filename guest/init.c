@@ -8,6 +8,10 @@
  * run=shell starts busybox sh instead. The guest reboots at the end, which
  * ends QEMU (-no-reboot).
  *
+ * Run as "init DIR" by a service of a booted system (scripts/debian.sh),
+ * it takes the programs from DIR, leaves the mounts and the console to
+ * that system, and exits at the end instead of rebooting.
+ *
  * A program's stdout is a pty so that stdio is line buffered, as on a
  * terminal: a pipe would make programs that fork print buffered lines twice.
  *
@@ -43,6 +47,7 @@ static char *held;		/* the console output held in a window */
 static size_t held_len;
 static int holding;
 static int kmsg = -1;		/* /dev/kmsg, read from the window's start */
+static const char *bindir = "/bin";	/* where the programs are */
 
 static void say(const char *fmt, ...)
 {
@@ -217,7 +222,7 @@ static void run(int nr, const char *name, int timeout)
 	char path[256];
 	pid_t pid;
 
-	snprintf(path, sizeof(path), "/bin/%s", name);
+	snprintf(path, sizeof(path), "%s/%s", bindir, name);
 	say("# init: run %s\n", name);
 	master = open_pty(&slave);
 	if (master < 0) {
@@ -266,26 +271,30 @@ static void reap(int sig)
 		;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const char *list = getenv("run");
 	const char *t = getenv("timeout");
 	const char *m = getenv("IOPORT_MARKER");
 	int timeout = t ? atoi(t) : 300;
 	char *names, *name, *save;
-	int nr = 0, count = 1;
+	int nr = 0, count = 1, pid1 = getpid() == 1;
 
-	mount_fs("devtmpfs", "/dev", "devtmpfs");
-	int fd = open("/dev/console", O_RDWR);
+	if (argc > 1)
+		bindir = argv[1];
+	if (pid1) {
+		mount_fs("devtmpfs", "/dev", "devtmpfs");
+		int fd = open("/dev/console", O_RDWR);
 
-	if (fd >= 0) {
-		dup2(fd, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		mount_fs("proc", "/proc", "proc");
+		mount_fs("sysfs", "/sys", "sysfs");
+		mount_fs("devpts", "/dev/pts", "devpts");
 	}
-	mount_fs("proc", "/proc", "proc");
-	mount_fs("sysfs", "/sys", "sysfs");
-	mount_fs("devpts", "/dev/pts", "devpts");
 
 	if (list && !strcmp(list, "shell")) {
 		pid_t pid = fork();
@@ -315,6 +324,8 @@ int main(void)
 	signal(SIGCHLD, reap);
 	reap(0);
 	say("# init: done\n");
+	if (!pid1)
+		return 0;
 	sync();
 	reboot(RB_AUTOBOOT);
 	return 0;

@@ -53,10 +53,9 @@ kernel=$kind$ksuffix
 [ "$kind" = debug ] && kernel=patched-debug$ksuffix
 
 # boot NAME RUNLIST [VERDICT-OPTION...] [-- CMDLINE...]: one boot of
-# build/$TREE/$kernel, its verdict into $results; a verdict.sh that fails
-# without saying what failed is itself a failure.
+# build/$TREE/$kernel, its verdict into $results
 boot() {
-	local name=$kernel/$1 runlist=$2 log status=0 out rc=0 opts=()
+	local name=$kernel/$1 runlist=$2 log status=0 opts=()
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		opts+=("$1")
@@ -67,10 +66,7 @@ boot() {
 	step "check: boot $name (log: $log)"
 	"$lib/boot.sh" "${boot_opts[@]}" "$build/$kernel/bzImage" "$log" "$runlist" "$@" "${extra[@]}" ||
 		status=$?
-	out=$("$lib/verdict.sh" "${opts[@]}" "$log" "$name" "$status") || rc=$?
-	[ -z "$out" ] || printf '%s\n' "$out"
-	[ $rc = 0 ] || grep -q '^FAIL ' <<<"$out" ||
-		echo "FAIL $name: verdict.sh exited $rc on $log"
+	verdict_lines "${opts[@]}" "$log" "$name" "$status"
 }
 
 # Without fault injection built in, ioport_nomem skips by design.
@@ -79,8 +75,6 @@ nomem_skips='/ioport_nomem/'
 # The debug boot ends with a kmemleak scan.
 last=()
 [ "$kind" = debug ] && last=(kmemleak)
-# With iopl=off these test cases skip by design; any other SKIP fails.
-off_skips='[/.](iopl_levels|iopl_privilege|iopl_restores_ioperm_bitmap|fork_inherits_iopl|threads_iopl_per_thread|execve_keeps_iopl|pair\.iopl_and_(bitmap|none)\.switch_back_and_forth|each_cpu_invalidates_its_own_tss_iopl)$'
 
 {
 if [ "$kind" = stock ]; then

@@ -9,7 +9,8 @@ packages=(linux-source-6.1 linux-source-6.12 linux-config-6.1 linux-config-6.12
 	gnuplot-nox
 	util-linux pciutils ioport coreboot-utils stress-ng	# make programs runs these
 	python3-sphinx python3-sphinx-rtd-theme	# make docs
-	trinity)	# make fuzz
+	trinity	# make fuzz
+	mmdebstrap e2fsprogs dpkg-dev debhelper rsync kmod)	# make check-debian
 
 missing=()
 for p in "${packages[@]}"; do

@@ -7,11 +7,12 @@
 # changed on purpose. A cell expected to fail must fail as that file says
 # (exit status and error message): a crash where a clean failure is
 # expected is a change too.
-#   programs.sh --judge [--expect FILE] COLUMN LOG [COLUMN LOG]...
+#   programs.sh --judge [--cells] [--expect FILE] COLUMN LOG [COLUMN LOG]...
 # only judges recorded boots (COLUMN: stock, strict, compat or off; the
 # console log of that boot) against the lines of the columns given in
 # tests/programs.expect (or FILE), and exits 1 on a FAIL; the host tests
-# use it.
+# use it. --cells: the cells only, not the boots' own verdicts (a caller
+# that judged the boots already: scripts/debian.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 . "$lib/initramfs.sh"
@@ -104,12 +105,13 @@ check_expect() {
 }
 
 results=()
+cells_only=0
 declare -A cell log
 # judge_boot COLUMN LOG QEMU-STATUS: verdict.sh's lines of the boot into
 # results, its cells into cell[PROG:COLUMN]
 judge_boot() {
 	log[$1]=$2
-	results+=("$("$lib/verdict.sh" "$2" "programs/$1" "$3" || true)")
+	[ $cells_only = 1 ] || results+=("$(verdict_lines "$2" "programs/$1" "$3")")
 	for b in "${binaries[@]}"; do
 		cell[${b##*/}:$1]=$(judge "${b##*/}" "$2")
 	done
@@ -117,18 +119,22 @@ judge_boot() {
 
 # report: the results of the boots but their PASS, then the cells
 report() {
-	printf '%s\n' "${results[@]}" | grep -v '^PASS programs/[a-z]*/programs$' || true
+	[ ${#results[@]} = 0 ] || printf '%s\n' "${results[@]}" | grep -v '^PASS programs/[a-z]*/programs$' || true
 	check_expect
 }
 
 if [ "${1-}" = --judge ]; then
 	shift
+	if [ "${1-}" = --cells ]; then
+		cells_only=1
+		shift
+	fi
 	if [ "${1-}" = --expect ] && [ $# -ge 2 ]; then
 		expect=$2
 		shift 2
 	fi
 	if [ $# = 0 ] || [ $(($# % 2)) != 0 ]; then
-		die "usage: programs.sh [--judge [--expect FILE] COLUMN LOG [COLUMN LOG]...]"
+		die "usage: programs.sh [--judge [--cells] [--expect FILE] COLUMN LOG [COLUMN LOG]...]"
 	fi
 	while [ $# -gt 0 ]; do
 		cut -f2 "$expect" | grep -xF -- "$1" >/dev/null ||
@@ -139,7 +145,7 @@ if [ "${1-}" = --judge ]; then
 	judged "$(report)" || exit 1
 	exit 0
 fi
-[ $# = 0 ] || die "usage: programs.sh [--judge [--expect FILE] COLUMN LOG [COLUMN LOG]...]"
+[ $# = 0 ] || die "usage: programs.sh [--judge [--cells] [--expect FILE] COLUMN LOG [COLUMN LOG]...]"
 
 "$lib/tree.sh"
 "$lib/kbuild.sh" stock

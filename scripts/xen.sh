@@ -7,12 +7,23 @@
 # and Xen is handed the all-zero template: ports a task was never granted
 # are open on vCPUs 1-3. The check wants that leak seen on stock (else it
 # proves nothing) and gone on the patched kernel.
+# xen.sh [--kernels STOCK PATCHED NAME]: boot the bzImages STOCK and
+# PATCHED instead of the test-config kernels it builds, the results named
+# NAME/stock and NAME/patched (scripts/debian.sh: Debian's own kernel
+# and the patched tree with Debian's config).
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
+kernels=() name=xen
+case $#:${1-} in
+0:) ;;
+4:--kernels) kernels=("$2" "$3") name=$4 ;;
+*) die "usage: xen.sh [--kernels STOCK PATCHED NAME]" ;;
+esac
+
 xdir=$top/build/xen	# shared by both trees
 xen=$xdir/xen-4.17
-results=$build/logs/results-xen.txt
+results=$build/logs/results-${name//\//-}.txt
 mkdir -p "$xdir" "$build/logs"
 : >"$results"
 
@@ -27,36 +38,39 @@ if [ ! -f "$xen" ]; then
 fi
 
 "$lib/tree.sh"
-"$lib/kbuild.sh" stock-xen "$build/src" "$top/config/test.config" "$top/config/xen.config"
-"$lib/kbuild.sh" patched-xen "$build/tree" "$top/config/test.config" "$top/config/xen.config"
+if [ ${#kernels[@]} = 0 ]; then
+	"$lib/kbuild.sh" stock-xen "$build/src" "$top/config/test.config" "$top/config/xen.config"
+	"$lib/kbuild.sh" patched-xen "$build/tree" "$top/config/test.config" "$top/config/xen.config"
+	kernels=("$build/stock-xen/bzImage" "$build/patched-xen/bzImage")
+fi
 "$lib/guest.sh" "$build/tree" "${selftests[@]}"
 
 # Under Xen every denied port access is a #GP that goes through the
 # hypervisor: scan every 13th port and the edges (see ioport_helpers.h),
 # as on the sanitizer kernel. ioport_switch runs on one CPU: it adds
 # nothing here that the native boots do not show.
-# xen_boot KIND: boot build/KIND-xen as dom0 on 4 vCPUs; the log
+# xen_boot KIND BZIMAGE: boot BZIMAGE as dom0 on 4 vCPUs; the log
 # without Xen's own "(XEN)" lines goes to the verdict.
 xen_boot() {
-	local kind=$1 log=$build/logs/boot-xen-$1.log status=0
+	local kind=$1 log=$build/logs/boot-${name//\//-}-$1.log status=0
 	step "xen: boot $kind as PV dom0 on Xen 4.17, $default_cpus vCPUs (log: $log)"
-	"$lib/boot.sh" --xen "$xen" --mem 2048 "$build/$kind-xen/bzImage" "$log" \
+	"$lib/boot.sh" --xen "$xen" --mem 2048 "$2" "$log" \
 		"$(list ioport_smp ioport_access)" IOPL_EXPECT_MODE=compat IOPORT_SCAN_STEP=13 "$hotplug_opt_in" ||
 		status=$?
 	tr -d '\r' <"$log" | grep -v '^(XEN)' >"$log.dom0"
-	"$lib/verdict.sh" "$log.dom0" "xen/$kind" "$status" || true
+	verdict_lines "$log.dom0" "$name/$kind" "$status"
 }
 
 # Stock: the leak must show, as a test that found an open port on a vCPU
 # other than 0; the tests that failed are not failures of this check.
-out=$(xen_boot stock)
-leak=$(grep -m1 '^FAIL xen/stock/.*is readable, expected a fault' <<<"$out" || true)
+out=$(xen_boot stock "${kernels[0]}")
+leak=$(grep -m1 "^FAIL $name/stock/.*is readable, expected a fault" <<<"$out" || true)
 if [ -n "$leak" ]; then
-	echo "PASS xen/stock/leak-shown: ${leak#FAIL }" | cut -c1-220
+	echo "PASS $name/stock/leak-shown: ${leak#FAIL }" | cut -c1-220
 else
-	echo "FAIL xen/stock/leak-shown: stock showed no leak under Xen, so this check proves nothing"
+	echo "FAIL $name/stock/leak-shown: stock showed no leak under Xen, so this check proves nothing"
 	grep '^FAIL' <<<"$out" | head -5
 fi | tee -a "$results"
-xen_boot patched | tee -a "$results"
+xen_boot patched "${kernels[1]}" | tee -a "$results"
 
-summarize "$results" "xen: "
+summarize "$results" "$name: "

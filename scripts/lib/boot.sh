@@ -9,6 +9,9 @@
 #   --timeout S       seconds for the whole boot (900)
 #   --prog-timeout S  seconds per program, the guest's timeout= (300)
 #   --initrd FILE     the initramfs (build/$TREE/guest/initramfs.cpio)
+#   --disk IMAGE      a raw disk image on virtio, the root file system
+#                     (root=/dev/vda): a whole system, whose own init
+#                     runs the programs (scripts/debian.sh)
 #   --scan MODE       the selftests' IOPORT_SCAN= (full: they read every
 #                     port they may; default: only 0x80 and 0xed, as on a
 #                     real machine, see scripts/porttrace.sh) (full)
@@ -22,9 +25,9 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage="usage: boot.sh [--smp N] [--mem SIZE] [--timeout S] [--prog-timeout S] [--initrd FILE] [--scan MODE] [--qemu-arg ARG]... [--xen XEN] KERNEL LOG RUNLIST [CMDLINE...]"
+usage="usage: boot.sh [--smp N] [--mem SIZE] [--timeout S] [--prog-timeout S] [--initrd FILE] [--disk IMAGE] [--scan MODE] [--qemu-arg ARG]... [--xen XEN] KERNEL LOG RUNLIST [CMDLINE...]"
 cpus=$default_cpus mem=512M timeout=900 prog_timeout=300 initrd=$guest/initramfs.cpio
-scan=full xen='' extra=()
+scan=full xen='' disk='' extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smp) cpus=$2 ;;
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2 ;;
 	--prog-timeout) prog_timeout=$2 ;;
 	--initrd) initrd=$2 ;;
+	--disk) disk=$2 ;;
 	--scan) scan=$2 ;;
 	--qemu-arg) extra+=("$2") ;;
 	--xen) xen=$2 ;;
@@ -51,6 +55,12 @@ shift 3
 
 guest_args="panic=-1 run=$runlist timeout=$prog_timeout IOPORT_EXPECT_CPUS=$cpus IOPORT_SCAN=$scan $*"
 smp=("-smp" "$cpus,sockets=$cpus,cores=1,threads=1")
+if [ -n "$disk" ]; then
+	[ -f "$disk" ] || die "boot: disk image $disk not found"
+	guest_args="root=/dev/vda rw $guest_args"
+	# -snapshot: the boot writes to a temporary copy; the image stays as built
+	extra+=(-drive "file=$disk,if=virtio,format=raw" -snapshot)
+fi
 if [ -z "$xen" ]; then
 	qemu=("qemu-system-$karch" -accel "${ACCEL:-tcg}" -nodefaults -no-reboot
 		-display none -m "$mem" "${smp[@]}" -kernel "$kernel" -initrd "$initrd"

@@ -55,6 +55,8 @@ selftests=(iopl ioperm "${ours[@]}")
 # injection, our selftests skip by design.
 hotplug_opt_in=IOPORT_HOTPLUG_ROUNDS=3
 default_skips='/ioport_nomem/|/ioport_smp/global\.cpu_hotplug$'
+# With iopl=off these test cases skip by design; any other SKIP fails.
+off_skips='[/.](iopl_levels|iopl_privilege|iopl_restores_ioperm_bitmap|fork_inherits_iopl|threads_iopl_per_thread|execve_keeps_iopl|pair\.iopl_and_(bitmap|none)\.switch_back_and_forth|each_cpu_invalidates_its_own_tss_iopl)$'
 # The test config (32-bit on i386), and the patched kernel's: the test
 # config plus the KUnit suite; the sanitizer kernel's adds debug.config.
 base_config=("$top/config/test.config")
@@ -93,6 +95,17 @@ kbuild_env() {
 		kmake+=(CC="ccache gcc")
 		export CCACHE_BASEDIR=$build CCACHE_NOHASHDIR=1
 	fi
+}
+
+# verdict_lines [VERDICT-OPTION...] LOG BOOT QEMU-STATUS: verdict.sh's
+# result lines for one boot; a verdict.sh that fails without saying what
+# failed is itself a FAIL
+verdict_lines() {
+	local out rc=0 log=${@: -3:1} boot=${@: -2:1}
+	out=$("$lib/verdict.sh" "$@") || rc=$?
+	[ -z "$out" ] || printf '%s\n' "$out"
+	[ $rc = 0 ] || grep -q '^FAIL ' <<<"$out" ||
+		echo "FAIL $boot: verdict.sh exited $rc on $log"
 }
 
 # summarize RESULTS [PREFIX]: the summary line of a file of
