@@ -73,10 +73,10 @@ CHECK_JOBS := --job "6.12 check.sh patched --hotplug" \
 	--job "6.12-i386 check.sh patched" \
 	--job "6.1 check.sh patched --no-variants" --job "6.1 host-checks.sh"
 endif
-check: deps ## the CI suite: both trees, every mode, host checks (about 20 min with a warm ccache)
+check: deps ## the CI suite: 6.12 in full, 6.1 on x86_64 without build variants; host checks
 	@$(EACH) $(CHECK_JOBS)
 
-check-i386: deps ## only the 32-bit part of make check, both trees
+check-i386: deps ## the 32-bit boot matrix, both trees (make check runs 6.12's)
 	@$(EACH) $(if $(TREE),--trees $(TREE)) --arches i386 check.sh patched
 
 check-stock: deps ## the boot matrix on the unpatched kernels; what the series changes is CHANGED
