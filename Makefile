@@ -111,11 +111,11 @@ docs: tree ## the Sphinx build of Documentation/x86 with the series' ioport.rst
 programs: deps ## Debian's port-I/O programs on the stock kernel and in every iopl= mode
 	@$(S)/programs.sh
 
-bench: deps ## instructions per switch under QEMU -icount, then bench-cycles (about 15 min)
+bench: deps ## instructions per switch under QEMU -icount, then bench-cycles
 	@bench/icount.sh $(foreach t,$(TREE),--tree $(t))
 	@bench/cycles.sh $(foreach t,$(TREE),--tree $(t))
 
-bench-cycles: deps ## TSC cycles per TSS update on this CPU against the series' bound (about 1 min)
+bench-cycles: deps ## TSC cycles per TSS update on this CPU against the series' bound
 	@bench/cycles.sh $(foreach t,$(TREE),--tree $(t))
 
 x86-selftests: deps ## the tree's whole tools/testing/selftests/x86, stock against patched, 64 and 32 bits
