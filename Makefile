@@ -85,7 +85,7 @@ check-stock: deps ## the boot matrix on the unpatched kernels; what the series c
 check-debug: deps ## the boot matrix on the sanitizer kernel (KASAN, UBSAN, lockdep, kmemleak)
 	@$(EACH) $(if $(TREE),--trees $(TREE)) check.sh debug
 
-check-all: deps ## everything: both trees in full, Xen, Debian's configs, sanitizer, bisectability, fuzz
+check-all: deps ## check on both trees in full, Xen, Debian's configs, sanitizer, bisectability, x86-selftests, fuzz; not check-stock
 	@$(MAKE) --no-print-directory check TREE=6.12
 	@$(MAKE) --no-print-directory check TREE=6.1
 	@$(MAKE) --no-print-directory check-xen
@@ -122,7 +122,7 @@ x86-selftests: deps ## the tree's whole tools/testing/selftests/x86, stock again
 	@$(S)/x86-selftests.sh
 	@KARCH=i386 $(S)/x86-selftests.sh
 
-fuzz: deps ## trinity and guest/ioport_fuzz.c on the sanitizer kernel, iopl=compat and strict
+fuzz: deps ## trinity and guest/ioport_fuzz.c on the sanitizer kernel of $TREE (6.12), iopl=compat and strict
 	@$(S)/fuzz.sh $(if $(FUZZ_TRINITY_SYSCALLS),--trinity-calls $(FUZZ_TRINITY_SYSCALLS)) \
 		$(if $(FUZZ_OWN_SYSCALLS),--own-calls $(FUZZ_OWN_SYSCALLS))
 
