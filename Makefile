@@ -73,10 +73,10 @@ CHECK_JOBS := --job "6.12 check.sh patched --hotplug" \
 	--job "6.12-i386 check.sh patched" \
 	--job "6.1 check.sh patched --no-variants" --job "6.1 host-checks.sh"
 endif
-check: deps ## the CI suite: both trees, every mode, host checks (about 20 min with a warm ccache)
+check: deps ## the CI suite: 6.12 in full, 6.1 on x86_64 without build variants; host checks
 	@$(EACH) $(CHECK_JOBS)
 
-check-i386: deps ## only the 32-bit part of make check, both trees
+check-i386: deps ## the 32-bit boot matrix, both trees (make check runs 6.12's)
 	@$(EACH) $(if $(TREE),--trees $(TREE)) --arches i386 check.sh patched
 
 check-stock: deps ## the boot matrix on the unpatched kernels; what the series changes is CHANGED
@@ -85,7 +85,7 @@ check-stock: deps ## the boot matrix on the unpatched kernels; what the series c
 check-debug: deps ## the boot matrix on the sanitizer kernel (KASAN, UBSAN, lockdep, kmemleak)
 	@$(EACH) $(if $(TREE),--trees $(TREE)) check.sh debug
 
-check-all: deps ## everything: both trees in full, Xen, Debian's configs, sanitizer, bisectability, fuzz
+check-all: deps ## check on both trees in full, Xen, Debian's configs and check-debian, sanitizer, bisectability, x86-selftests, fuzz; not check-stock
 	@$(MAKE) --no-print-directory check TREE=6.12
 	@$(MAKE) --no-print-directory check TREE=6.1
 	@$(MAKE) --no-print-directory check-xen
@@ -115,18 +115,18 @@ docs: tree ## the Sphinx build of Documentation/x86 with the series' ioport.rst
 programs: deps ## Debian's port-I/O programs on the stock kernel and in every iopl= mode
 	@$(S)/programs.sh
 
-bench: deps ## instructions per switch under QEMU -icount, then bench-cycles (about 15 min)
+bench: deps ## instructions per switch under QEMU -icount, then bench-cycles
 	@bench/icount.sh $(foreach t,$(TREE),--tree $(t))
 	@bench/cycles.sh $(foreach t,$(TREE),--tree $(t))
 
-bench-cycles: deps ## TSC cycles per TSS update on this CPU against the series' bound (about 1 min)
+bench-cycles: deps ## TSC cycles per TSS update on this CPU against the series' bound
 	@bench/cycles.sh $(foreach t,$(TREE),--tree $(t))
 
 x86-selftests: deps ## the tree's whole tools/testing/selftests/x86, stock against patched, 64 and 32 bits
 	@$(S)/x86-selftests.sh
 	@KARCH=i386 $(S)/x86-selftests.sh
 
-fuzz: deps ## trinity and guest/ioport_fuzz.c on the sanitizer kernel, iopl=compat and strict
+fuzz: deps ## trinity and guest/ioport_fuzz.c on the sanitizer kernel of $TREE (6.12), iopl=compat and strict
 	@$(S)/fuzz.sh $(if $(FUZZ_TRINITY_SYSCALLS),--trinity-calls $(FUZZ_TRINITY_SYSCALLS)) \
 		$(if $(FUZZ_OWN_SYSCALLS),--own-calls $(FUZZ_OWN_SYSCALLS))
 

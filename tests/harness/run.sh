@@ -149,4 +149,7 @@ else
 	bad=1
 fi
 rm -rf "$tmp"
+
+# README against make help, results/ and the files it names (readme.sh).
+"$dir/readme.sh" || bad=1
 exit $bad
