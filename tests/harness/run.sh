@@ -55,6 +55,18 @@ for log in "$dir"/fuzz/*.log; do
 	judge "fuzz-count/$name" "$dir/fuzz/$name.expect" "$rc" "$out"
 done
 
+# make check-debian's judge (debian.sh --judge) on console logs of a
+# Debian boot: debian/NAME.log with its QEMU status in NAME.status (0 when
+# absent), NAME.expect its exact output.
+for log in "$dir"/debian/*.log; do
+	name=$(basename "$log" .log)
+	status=0
+	[ ! -f "$dir/debian/$name.status" ] || status=$(cat "$dir/debian/$name.status")
+	rc=0
+	out=$("$scripts/debian.sh" --judge "$log" t "$status" 2>&1) || rc=$?
+	judge "debian/$name" "$dir/debian/$name.expect" "$rc" "$out"
+done
+
 # The bound of make bench-cycles on crafted and recorded results:
 # bench/NAME.results, bench/NAME.expect the rows above the bound.
 for res in "$dir"/bench/*.results; do
