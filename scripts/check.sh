@@ -53,10 +53,9 @@ kernel=$kind$ksuffix
 [ "$kind" = debug ] && kernel=patched-debug$ksuffix
 
 # boot NAME RUNLIST [VERDICT-OPTION...] [-- CMDLINE...]: one boot of
-# build/$TREE/$kernel, its verdict into $results; a verdict.sh that fails
-# without saying what failed is itself a failure.
+# build/$TREE/$kernel, its verdict (common.sh's verdict) into $results.
 boot() {
-	local name=$kernel/$1 runlist=$2 log status=0 out rc=0 opts=()
+	local name=$kernel/$1 runlist=$2 log status=0 opts=()
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		opts+=("$1")
@@ -67,10 +66,7 @@ boot() {
 	step "check: boot $name (log: $log)"
 	"$lib/boot.sh" "${boot_opts[@]}" "$build/$kernel/bzImage" "$log" "$runlist" "$@" "${extra[@]}" ||
 		status=$?
-	out=$("$lib/verdict.sh" "${opts[@]}" "$log" "$name" "$status") || rc=$?
-	[ -z "$out" ] || printf '%s\n' "$out"
-	[ $rc = 0 ] || grep -q '^FAIL ' <<<"$out" ||
-		echo "FAIL $name: verdict.sh exited $rc on $log"
+	verdict "$name" "$log" "$status" "${opts[@]}"
 }
 
 # Without fault injection built in, ioport_nomem skips by design.

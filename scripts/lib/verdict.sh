@@ -53,6 +53,6 @@ done
 log=$1 boot=$2 status=${3:-0}
 [ -f "$log" ] || { echo "FAIL $boot: no console log $log"; exit 1; }
 
-awk -f "$lib/unsplice.awk" "$log" | awk -v boot="$boot" -v status="$status" \
+console "$log" | awk -v boot="$boot" -v status="$status" \
 	-v allow_skip="$allow_skip" -v forbid="$forbid" -v changed="$changed" \
 	-v expect_kunit="$expect_kunit" -v cpus="$n" -f "$lib/verdict.awk"

@@ -137,6 +137,20 @@ else
 	bad=1
 fi
 
+# A verdict.sh that dies without a word must fail the boot it judges, and
+# every suite runs it through the one function that sees to that
+# (common.sh's verdict): porttrace.sh, programs.sh, series.sh, xen.sh and
+# fuzz.sh once passed such a boot.
+out=$(. "$scripts/lib/common.sh" && verdict_sh=$dir/fake/dying-verdict.sh &&
+	verdict t "$dir/logs/pass.log" 0 2>&1) || true
+direct=$(grep -l 'verdict\.sh"' "$scripts"/*.sh "$scripts"/lib/*.sh | grep -v '/common\.sh$' || true)
+if [ "$out" = "FAIL t: verdict.sh exited 3 on $dir/logs/pass.log without a FAIL line" ] && [ -z "$direct" ]; then
+	echo "PASS host/verdict-dies"
+else
+	echo "FAIL host/verdict-dies: a dying verdict.sh gave \"$out\"; run directly by: ${direct:-none}"
+	bad=1
+fi
+
 # boot.sh removes an old log before anything can fail, so that a verdict
 # never reads the previous boot's log.
 tmp=$(mktemp -d)
