@@ -42,4 +42,9 @@ for commit in $(git -C "$build/tree" rev-list --reverse base..HEAD); do
 	verdict "$name" "$log" "$status" --allow-skip "$default_skips" | tee -a "$results"
 done
 
+# The commits must be the patches of the series (common.sh's reader)
+want=$(series_patches | wc -l)
+[ "$n" = "$want" ] && [ "$n" -gt 0 ] ||
+	echo "FAIL series/count: ${patches#"$top/"}/series lists $want patches, build/$tree_version/tree has $n commits" |
+	tee -a "$results"
 summarize "$results" "$n patches: "

@@ -23,13 +23,6 @@ series=$patches/series
 
 "$lib/unpack.sh"
 
-series_patches() {
-	[ -f "$series" ] || return 0
-	grep -v '^[[:space:]]*\(#\|$\)' "$series" | while read -r p _; do
-		echo "$patches/$p"
-	done
-}
-
 # patch-ids of patches/ and of base..HEAD, one per line, in order
 ids_of_patches() {
 	series_patches | while read -r p; do

@@ -152,6 +152,17 @@ else
 	bad=1
 fi
 
+# checkpatch.sh on crafted series, checkpatch/NAME/ (a series and its
+# patches), with a checkpatch.pl that finds FAKE_FINDING in every patch:
+# checkpatch/NAME.expect is its exact output.
+for pdir in "$dir"/checkpatch/*/; do
+	name=$(basename "$pdir")
+	rc=0
+	out=$("$scripts/checkpatch.sh" --checkpatch "$dir/fake/finding-checkpatch.pl" \
+		--patches "$pdir" 2>/dev/null) || rc=$?
+	judge "checkpatch/$name" "$dir/checkpatch/$name.expect" "$rc" "$out"
+done
+
 # boot.sh removes an old log before anything can fail, so that a verdict
 # never reads the previous boot's log.
 tmp=$(mktemp -d)
