@@ -163,6 +163,41 @@ for pdir in "$dir"/checkpatch/*/; do
 	judge "checkpatch/$name" "$dir/checkpatch/$name.expect" "$rc" "$out"
 done
 
+# parity.sh --root on crafted pairs of series, parity/NAME/: patches/parity
+# is NAME/parity, patches/T/series NAME/series-T, and build/T/tree a git
+# repository with a first commit, tagged base unless NAME/no-base-T exists,
+# and one commit per line of NAME/subjects-T; parity/NAME.expect its output.
+for case in "$dir"/parity/*/; do
+	name=$(basename "$case")
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/patches"
+	cp "$case/parity" "$tmp/patches/parity"
+	for t in 6.1 6.12; do
+		mkdir -p "$tmp/patches/$t" "$tmp/build/$t/tree"
+		cp "$case/series-$t" "$tmp/patches/$t/series"
+		(
+			cd "$tmp/build/$t/tree"
+			git init -q
+			git config user.name harness
+			git config user.email harness@localhost
+			echo base >f
+			git add f
+			git commit -qm base
+			[ -f "$case/no-base-$t" ] || git tag base
+			while IFS= read -r subject; do
+				echo "$subject" >>f
+				git commit -qam "$subject"
+			done <"$case/subjects-$t"
+		)
+	done
+	rc=0
+	out=$("$scripts/parity.sh" --root "$tmp" 2>/dev/null) || rc=$?
+	# it says FAIL and exits 0, as host-checks.sh wants it
+	[ $rc != 0 ] || ! grep -q '^FAIL ' <<<"$out" || rc=1
+	judge "parity/$name" "$dir/parity/$name.expect" "$rc" "$out"
+	rm -rf "$tmp"
+done
+
 # boot.sh removes an old log before anything can fail, so that a verdict
 # never reads the previous boot's log.
 tmp=$(mktemp -d)
