@@ -198,6 +198,16 @@ for case in "$dir"/parity/*/; do
 	rm -rf "$tmp"
 done
 
+# The W=1 comparison of make check-debcfg (debian-config.sh --compare) on
+# crafted build logs: debcfg/NAME.stock.log and NAME.patched.log,
+# NAME.expect its exact output.
+for log in "$dir"/debcfg/*.stock.log; do
+	name=$(basename "$log" .stock.log)
+	rc=0
+	out=$("$scripts/debian-config.sh" --compare "$log" "$dir/debcfg/$name.patched.log" 2>&1) || rc=$?
+	judge "debcfg/$name" "$dir/debcfg/$name.expect" "$rc" "$out"
+done
+
 # boot.sh removes an old log before anything can fail, so that a verdict
 # never reads the previous boot's log.
 tmp=$(mktemp -d)
