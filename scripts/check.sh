@@ -112,7 +112,7 @@ fi
 # tasks with bitmaps and iopl(3) probe on every CPU.
 if [ $hotplug = 1 ] && [ "$kind" = patched ]; then
 	boot hotplug ioport_smp -- IOPL_EXPECT_MODE="$default_mode" IOPORT_HOTPLUG_ROUNDS=34
-	n=$(tr -d '\r' <"$build/logs/boot-$kernel-hotplug.log" |
+	n=$(console "$build/logs/boot-$kernel-hotplug.log" |
 		sed -n 's/.*# hotplug cycles: \([0-9]*\).*/\1/p' | tail -n 1)
 	if [ "${n:-0}" -ge 100 ]; then
 		echo "PASS $kernel/hotplug/cycles: $n offline/online cycles"

@@ -58,6 +58,12 @@ verdict() {
 		echo "FAIL $1: verdict.sh exited $rc on $2 without a FAIL line"
 }
 
+# passed NAME LOG QEMU-STATUS [VERDICT-OPTION...]: status 0 when verdict
+# finds no FAIL in the boot (its lines are not printed)
+passed() {
+	! verdict "$@" | grep '^FAIL ' >/dev/null
+}
+
 all_trees=(6.1 6.12)
 tree_version=${TREE:-6.12}
 case " ${all_trees[*]} " in
