@@ -232,7 +232,7 @@ prog != "" && /^    / {
 	if (i = index($0, " # "))
 		reason = substr($0, i + 3)
 	# "ok N NAME": the result must name the program init ran
-	rname = substr($0, index($0, " ok ") ? 8 : 4)
+	rname = substr($0, $0 ~ /^not / ? 8 : 4)
 	sub(/^[0-9]+ /, "", rname)
 	if (i = index(rname, " # "))
 		rname = substr(rname, 1, i - 1)
