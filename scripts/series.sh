@@ -43,7 +43,7 @@ for commit in $(git -C "$build/tree" rev-list --reverse base..HEAD); do
 done
 
 # The commits must be the patches of the series (common.sh's reader)
-want=$(series_patches | wc -l)
+want=$(series_patches "$patches" | wc -l)
 [ "$n" = "$want" ] && [ "$n" -gt 0 ] ||
 	echo "FAIL series/count: ${patches#"$top/"}/series lists $want patches, build/$tree_version/tree has $n commits" |
 	tee -a "$results"

@@ -108,12 +108,12 @@ debug_config=("${patched_config[@]}" "$top/config/debug.config")
 kunit_suites=x86_ioport_blocks:12
 default_cpus=4	# CPUs per boot (boot.sh --smp, verdict.sh --cpus)
 
-# series_patches [DIR]: the patches that DIR/series lists (DIR: default
-# patches/$TREE), one path per line, in order; blank and "#" lines
+# series_patches DIR: the patches that DIR/series lists (DIR: $patches
+# for the tree's own), one path per line, in order; blank and "#" lines
 # skipped. The one reader of a series: a `while read` loop dropped a last
 # line without a newline, which git am still applied.
 series_patches() {
-	local dir=${1:-$patches}
+	local dir=$1
 	[ -f "$dir/series" ] || return 0
 	awk -v dir="$dir" '!/^[[:space:]]*(#|$)/ { print dir "/" $1 }' "$dir/series"
 }
