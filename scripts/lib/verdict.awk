@@ -83,12 +83,16 @@ BEGIN { prog = ""; plan = -1; done = 0 }
 # The kernel part of a line: all of an unindented line, or what follows
 # a timestamp spliced into a line of test output (unsplice.awk has put
 # those on lines of their own). A report spliced into a program's line
-# without a timestamp (printk.time=0) is looked for in the whole line.
+# without a timestamp (printk.time=0) is looked for in the whole line, by
+# the kernel's own report headers only: programs print "WARNING:" and
+# "Out of memory" of their own (stress-ng, lspci).
 {
 	kline = $0 !~ /^    / ? $0 : ""
 	if (match($0, /\[ *[0-9]+\.[0-9]+\] /))
 		kline = substr($0, RSTART)
-	rline = kline != "" ? kline : substr($0, 5)
+	rline = kline
+	if (kline == "" && $0 ~ /BUG: [A-Za-z]|WARNING: CPU: [0-9]+ PID: |Oops: |Kernel panic - not syncing|Call Trace:|general protection fault, probably|: [0-9a-f]+ \[#[0-9]+\]|kernel BUG at|refcount_t: |hard LOCKUP|rcu: INFO: |printk messages dropped|list_(add|del) corruption|Out of memory: Killed process|INFO: task .* blocked/)
+		rline = substr($0, 5)
 }
 
 # Kernel reports. Most come with a Call Trace, but not all: refcount_t,
