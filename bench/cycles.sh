@@ -118,9 +118,11 @@ for t in "${trees[@]}"; do
 done
 
 # over RESULTS: "TREE SCENARIO: why" for each row of RESULTS (cycles-T
-# output, tree first) above the bound (bench/cycles-bound.awk)
+# output, tree first) above the bound, and for each row of
+# bench/scenarios.h that RESULTS lacks, repeats or cuts short
+# (bench/cycles-bound.awk)
 over() {
-	awk -f "$top/bench/cycles-bound.awk" "$1"
+	awk -v trees="${trees[*]}" -f "$top/bench/cycles-bound.awk" "$top/bench/scenarios.h" "$1"
 }
 
 # Measure the rows above the bound once more; low/low with the rows of

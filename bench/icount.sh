@@ -37,9 +37,9 @@ for t in "${trees[@]}"; do
 		"$lib/boot.sh" --smp 1 --initrd "$b/guest/initramfs.cpio" \
 			--qemu-arg -icount --qemu-arg shift=0,align=off,sleep=off \
 			"$b/$kernel/bzImage" "$log" bench || status=$?
-		"$lib/verdict.sh" --cpus 1 "$log" "bench-$t-$k" "$status" >/dev/null ||
+		passed "bench-$t-$k" "$log" "$status" --cpus 1 ||
 			die "bench: the benchmark failed on the $t $k kernel, see $log"
-		tr -d '\r' <"$log" | sed -n 's/^    BENCH \([^ ]*\) \([0-9]*\)$/\1 \2/p' |
+		console "$log" | sed -n 's/^    BENCH \([^ ]*\) \([0-9]*\)$/\1 \2/p' |
 			sort >"$out/$t-$k.txt"
 		[ -s "$out/$t-$k.txt" ] || die "bench: no BENCH lines in $log"
 	done
@@ -56,7 +56,7 @@ for t in "${trees[@]}"; do
 		join "$joined" "$out/$t-$k.txt" >"$joined.tmp" && mv "$joined.tmp" "$joined"
 	done
 done
-order=$(tr -d '\r' <"$top/build/${trees[0]}/logs/bench-stock.log" |
+order=$(console "$top/build/${trees[0]}/logs/bench-stock.log" |
 	sed -n 's/^    BENCH \([^ ]*\) [0-9]*$/\1/p' | tr '\n' ' ')
 awk -v order="$order" -v trees="${trees[*]}" '
 	function over(v, plain, k) {

@@ -53,7 +53,7 @@ kernel=$kind$ksuffix
 [ "$kind" = debug ] && kernel=patched-debug$ksuffix
 
 # boot NAME RUNLIST [VERDICT-OPTION...] [-- CMDLINE...]: one boot of
-# build/$TREE/$kernel, its verdict into $results
+# build/$TREE/$kernel, its verdict (common.sh's verdict) into $results.
 boot() {
 	local name=$kernel/$1 runlist=$2 log status=0 opts=()
 	shift 2
@@ -66,7 +66,7 @@ boot() {
 	step "check: boot $name (log: $log)"
 	"$lib/boot.sh" "${boot_opts[@]}" "$build/$kernel/bzImage" "$log" "$runlist" "$@" "${extra[@]}" ||
 		status=$?
-	verdict_lines "${opts[@]}" "$log" "$name" "$status"
+	verdict "$name" "$log" "$status" "${opts[@]}"
 }
 
 # Without fault injection built in, ioport_nomem skips by design.
@@ -110,7 +110,7 @@ fi
 # tasks with bitmaps and iopl(3) probe on every CPU.
 if [ $hotplug = 1 ] && [ "$kind" = patched ]; then
 	boot hotplug ioport_smp -- IOPL_EXPECT_MODE="$default_mode" IOPORT_HOTPLUG_ROUNDS=34
-	n=$(tr -d '\r' <"$build/logs/boot-$kernel-hotplug.log" |
+	n=$(console "$build/logs/boot-$kernel-hotplug.log" |
 		sed -n 's/.*# hotplug cycles: \([0-9]*\).*/\1/p' | tail -n 1)
 	if [ "${n:-0}" -ge 100 ]; then
 		echo "PASS $kernel/hotplug/cycles: $n offline/online cycles"

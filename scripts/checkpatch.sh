@@ -8,16 +8,28 @@
 # checkpatch treats a path that `git ls-files` knows as a source file, not
 # a patch, and reports the patch's blank context lines as trailing
 # whitespace.
+# checkpatch.sh [--checkpatch FILE] [--patches DIR]: another checkpatch.pl,
+# or another directory of patches and its series (the host tests).
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-cp=$build/tree/scripts/checkpatch.pl
-[ "${1:-}" != --checkpatch ] || cp=$2	# another checkpatch.pl (host tests)
+cp=$build/tree/scripts/checkpatch.pl pdir=$patches
+# Absolute paths: checkpatch.pl runs from / (see above).
+while [ $# -ge 2 ]; do
+	case $1 in
+	--checkpatch) cp=$(readlink -f -- "$2") ;;
+	--patches) pdir=$(readlink -f -- "$2") ;;
+	*) break ;;
+	esac
+	shift 2
+done
+[ $# = 0 ] || die "usage: checkpatch.sh [--checkpatch FILE] [--patches DIR]"
 [ -f "$cp" ] || die "checkpatch: $cp not found (run make tree)"
+list=$(series_patches "$pdir")
+[ -n "$list" ] || die "checkpatch: no patch in ${pdir#"$top/"}/series"
 status=0
-while read -r p _; do
-	case $p in '' | '#'*) continue ;; esac
-	patch=$patches/$p
+while read -r patch; do
+	p=${patch##*/}
 	message=$(sed '/^diff --git /q' "$patch")
 	# checkpatch exits 1 when it reports findings; anything else (perl
 	# died, no perl) means it did not check the patch.
@@ -40,7 +52,7 @@ while read -r p _; do
 			status=1
 		fi
 	done <<<"$findings"
-done <"$patches/series"
+done <<<"$list"
 [ $status = 0 ] && echo "checkpatch: clean (every finding explained in its commit message)" ||
 	echo "checkpatch: findings above not explained in their commit messages" >&2
 exit $status

@@ -61,14 +61,14 @@ judge() {
 		echo "FAIL $name: the service iopl-tests started and never reported its end (QEMU status $status); its last lines:"
 		grep -n '' <<<"$clean" | sed -n '/# iopl-tests: start/,$p' | tail -n 8 | sed 's/^[0-9]*:/    /'
 	fi
-	verdict_lines "$@" "$log" "$name" "$status"
+	verdict "$name" "$log" "$status" "$@"
 }
 
 if [ "${1-}" = --judge ]; then
 	[ $# -ge 3 ] || die "usage: debian.sh --judge LOG NAME [QEMU-STATUS] [VERDICT-OPTION...]"
 	log=$2 name=$3 status=${4:-0}
 	shift $(($# < 4 ? $# : 4))
-	judged "$(judge "$log" "$name" "$status" "$@")" || exit 1
+	judged "$name" judge "$log" "$name" "$status" "$@" || exit 1
 	exit 0
 fi
 [ $# = 0 ] || die "usage: debian.sh [--judge LOG NAME [QEMU-STATUS] [VERDICT-OPTION...]]"

@@ -60,7 +60,7 @@ for mode in compat strict; do
 		"$build/patched-debug/bzImage" "$log" fuzz,kmemleak "iopl=$mode" \
 		FUZZ_MODE="$mode" FUZZ_TRINITY_SYSCALLS="$trinity_calls" FUZZ_OWN_SYSCALLS="$own_calls" ||
 		status=$?
-	"$lib/verdict.sh" "$log" "fuzz/$mode" "$status" | tee -a "$results" || true
+	verdict "fuzz/$mode" "$log" "$status" | tee -a "$results"
 	counts=$("$top/scripts/fuzz-count.sh" "$log" "fuzz/$mode" "$trinity_calls" "$own_calls" 2>&1 >>"$results") || true
 	grep "^FAIL fuzz/$mode/\(trinity\|own\|kmemleak\)-" "$results" || true
 	n=$(sed -n 's/.* trinity \([0-9]*\) syscalls.*/\1/p' <<<"$counts")

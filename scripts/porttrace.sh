@@ -56,7 +56,7 @@ judge() {
 
 if [ "${1:-}" = --judge ]; then
 	[ $# = 3 ] || die "usage: porttrace.sh --judge SAFE-TRACE FULL-TRACE"
-	judged "$(judge "$2" "$3")" || exit 1
+	judged porttrace judge "$2" "$3" || exit 1
 	exit 0
 fi
 
@@ -81,8 +81,8 @@ boot() {
 		--qemu-arg -trace --qemu-arg memory_region_ops_write --qemu-arg -D --qemu-arg "$trace" \
 		"$build/$kernel/bzImage" "$logs/porttrace-$name.log" "$(list "${programs[@]}")" \
 		IOPL_EXPECT_MODE="$mode" IOPORT_MARKER=$marker i8042.nokbd i8042.noaux || status=$?
-	"$lib/verdict.sh" --allow-skip "$default_skips" "$logs/porttrace-$name.log" \
-		"porttrace-$name" "$status" | grep -v '^PASS ' || true
+	verdict "porttrace-$name" "$logs/porttrace-$name.log" "$status" --allow-skip "$default_skips" |
+		grep -v '^PASS ' || true
 }
 
 boot safe default

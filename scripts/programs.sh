@@ -28,9 +28,9 @@ kernels=(stock patched:iopl=strict patched:iopl=compat patched:iopl=off)
 # prog_status PROG LOG: how PROG ended ("exit N", "signal N"); prog_out
 # PROG LOG: what it printed; prog_retries PROG LOG: how often it was run
 # again (guest/programs.c prints these lines)
-prog_status() { sed -n "s/^    # prog $1: //p" "$2" | tr -d '\r'; }
-prog_out() { sed -n "s/^    # out $1: //p" "$2" | tr -d '\r'; }
-prog_retries() { grep -c "^    # retry $1: " "$2" || true; }
+prog_status() { console "$2" | sed -n "s/^    # prog $1: //p"; }
+prog_out() { console "$2" | sed -n "s/^    # out $1: //p"; }
+prog_retries() { console "$2" | grep -c "^    # retry $1: " || true; }
 
 # judge PROG LOG: "works|fails<TAB>message" from the guest's lines for PROG.
 # A program works when it exits 0 and prints what it is for. hwclock is run
@@ -77,7 +77,7 @@ check_expect() {
 		[ -n "${log[$col]:-}" ] || continue
 		listed[$prog:$col]=1
 		if [ "$want" = fails ] && { [ -z "$status" ] || [ -z "$text" ]; }; then
-			die "$expect: a fails line names the exit status and the error: $prog $col"
+			die "${expect#"$top/"}: a fails line names the exit status and the error: $prog $col"
 		fi
 		v=${cell[$prog:$col]:-}
 		[ -n "$v" ] || { echo "FAIL programs/$col/$prog: no result"; continue; }
@@ -111,7 +111,7 @@ declare -A cell log
 # results, its cells into cell[PROG:COLUMN]
 judge_boot() {
 	log[$1]=$2
-	[ $cells_only = 1 ] || results+=("$(verdict_lines "$2" "programs/$1" "$3")")
+	[ $cells_only = 1 ] || results+=("$(verdict "programs/$1" "$2" "$3")")
 	for b in "${binaries[@]}"; do
 		cell[${b##*/}:$1]=$(judge "${b##*/}" "$2")
 	done
@@ -142,7 +142,7 @@ if [ "${1-}" = --judge ]; then
 		judge_boot "$1" "$2" 0
 		shift 2
 	done
-	judged "$(report)" || exit 1
+	judged programs report || exit 1
 	exit 0
 fi
 [ $# = 0 ] || die "usage: programs.sh [--judge [--cells] [--expect FILE] COLUMN LOG [COLUMN LOG]...]"

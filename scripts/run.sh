@@ -22,6 +22,6 @@ esac
 log=$build/logs/run.log
 status=0
 "$lib/boot.sh" "$kernel" "$log" demo "$@" || status=$?
-sed -n 's/^    //p' "$log"
-"$lib/verdict.sh" "$log" run "$status" >/dev/null ||
+console "$log" | sed -n 's/^    //p'
+passed run "$log" "$status" ||
 	die "run: the demo failed, see ${log#"$top/"}"

@@ -39,8 +39,12 @@ for commit in $(git -C "$build/tree" rev-list --reverse base..HEAD); do
 	"$lib/boot.sh" --initrd "$guest_dir/initramfs.cpio" "$build/series-kernel/bzImage" "$log" \
 		"$(list demo "${present[@]}")" IOPL_EXPECT_MODE=compat || status=$?
 	# Without fault injection ioport_nomem skips by design.
-	"$lib/verdict.sh" --allow-skip "$default_skips" "$log" "$name" "$status" |
-		tee -a "$results" || true
+	verdict "$name" "$log" "$status" --allow-skip "$default_skips" | tee -a "$results"
 done
 
+# The commits must be the patches of the series (common.sh's reader)
+want=$(series_patches "$patches" | wc -l)
+[ "$n" = "$want" ] && [ "$n" -gt 0 ] ||
+	echo "FAIL series/count: ${patches#"$top/"}/series lists $want patches, build/$tree_version/tree has $n commits" |
+	tee -a "$results"
 summarize "$results" "$n patches: "

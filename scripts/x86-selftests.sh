@@ -13,23 +13,16 @@ set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 . "$lib/initramfs.sh"
 
-# verdict LOG STATUS: verdict.sh's lines for an x86-selftests boot (it
-# exits 1 on a FAIL, which the comparison judges; anything else is an error)
-verdict() {
-	"$lib/verdict.sh" --allow-skip . "$1" x86 "$2" || [ $? = 1 ] ||
-		die "x86-selftests: verdict.sh failed on $1"
-}
-
 # compare NAME STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS: the
 # comparison's result lines, sorted by name, each name under NAME
 compare() {
 	local name=$1 tmp rc=0
 	shift
 	tmp=$(mktemp -d)
-	verdict "$1" "$2" >"$tmp/stock"
-	verdict "$3" "$4" >"$tmp/patched"
-	awk -f "$lib/unsplice.awk" "$1" >"$tmp/stock.log"
-	awk -f "$lib/unsplice.awk" "$3" >"$tmp/patched.log"
+	verdict x86 "$1" "$2" --allow-skip . >"$tmp/stock"
+	verdict x86 "$3" "$4" --allow-skip . >"$tmp/patched"
+	console "$1" >"$tmp/stock.log"
+	console "$3" >"$tmp/patched.log"
 	awk -v name="$name" -v stock_verdict="$tmp/stock" \
 		-v patched_verdict="$tmp/patched" -v stock_log="$tmp/stock.log" \
 		-v patched_log="$tmp/patched.log" -f "$lib/x86-compare.awk" |
@@ -40,7 +33,7 @@ compare() {
 
 if [ "${1-}" = --compare ]; then
 	[ $# = 5 ] || die "usage: x86-selftests.sh --compare STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS"
-	judged "$(compare x86-selftests "$2" "$3" "$4" "$5")" || exit 1
+	judged x86-selftests compare x86-selftests "$2" "$3" "$4" "$5" || exit 1
 	exit 0
 fi
 [ $# = 0 ] || die "usage: x86-selftests.sh [--compare STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS]"
@@ -91,7 +84,7 @@ for k in stock patched; do
 	"$lib/boot.sh" --initrd "$work/initramfs.cpio" --prog-timeout 120 \
 		"$build/$k$ksuffix/bzImage" "$log" "$runlist" \
 		IOPL_EXPECT_MODE=compat || status[$k]=$?
-	verdict "$log" "${status[$k]}" >"$logs/x86-selftests-$k$ksuffix.txt"
+	verdict x86 "$log" "${status[$k]}" --allow-skip . >"$logs/x86-selftests-$k$ksuffix.txt"
 done
 
 compare "x86-selftests$ksuffix" "$logs/boot-x86-selftests-stock$ksuffix.log" "${status[stock]}" \

@@ -58,7 +58,7 @@ xen_boot() {
 		"$(list ioport_smp ioport_access)" IOPL_EXPECT_MODE=compat IOPORT_SCAN_STEP=13 "$hotplug_opt_in" ||
 		status=$?
 	tr -d '\r' <"$log" | grep -v '^(XEN)' >"$log.dom0"
-	verdict_lines "$log.dom0" "$name/$kind" "$status"
+	verdict "$name/$kind" "$log.dom0" "$status"
 }
 
 # Stock: the leak must show, as a test that found an open port on a vCPU

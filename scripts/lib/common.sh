@@ -14,18 +14,56 @@ die() {
 	exit 1
 }
 
-# judged OUT: print the result lines OUT; status 1 when one is a FAIL
-judged() {
-	printf '%s\n' "$1"
-	! grep -q '^FAIL ' <<<"$1"
-}
-
 step() {
 	printf '==> %s\n' "$*" >&2
 }
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 lib=$top/scripts/lib	# the building blocks
+
+# judged NAME CMD [ARG...]: run CMD and print its result lines; status 1
+# when one is a FAIL or CMD failed. A CMD that stops (a die) without a
+# FAIL line gets one, NAME's: `judged "$(CMD)"` lost that status.
+judged() {
+	local name=$1 out rc=0
+	shift
+	out=$("$@") || rc=$?
+	[ -z "$out" ] || printf '%s\n' "$out"
+	if grep -q '^FAIL ' <<<"$out"; then
+		return 1
+	elif [ $rc != 0 ]; then
+		echo "FAIL $name: stopped with status $rc without a result"
+		return 1
+	fi
+}
+
+# console LOG: the guest console log LOG as every script reads it: without
+# \r, each kernel line spliced into a program's line on a line of its own
+# (unsplice.awk)
+console() {
+	awk -f "$lib/unsplice.awk" "$1"
+}
+
+# verdict NAME LOG QEMU-STATUS [VERDICT-OPTION...]: verdict.sh's result
+# lines for the boot NAME of console log LOG. A verdict.sh that fails
+# without a FAIL line (it died: a usage error, awk killed) is itself a
+# FAIL. Always status 0: the lines say what failed. The one way the
+# suites run verdict.sh ($verdict_sh: the host tests plant a dying one).
+verdict_sh=$lib/verdict.sh
+verdict() {
+	local out rc=0
+	out=$("$verdict_sh" "${@:4}" "$2" "$1" "$3") || rc=$?
+	[ -z "$out" ] || printf '%s\n' "$out"
+	[ $rc = 0 ] || grep -q '^FAIL ' <<<"$out" ||
+		echo "FAIL $1: verdict.sh exited $rc on $2 without a FAIL line"
+}
+
+# passed NAME LOG QEMU-STATUS [VERDICT-OPTION...]: status 0 when verdict
+# finds no FAIL in the boot (its lines are not printed)
+passed() {
+	! verdict "$@" | grep '^FAIL ' >/dev/null
+}
+
 all_trees=(6.1 6.12)
 tree_version=${TREE:-6.12}
 case " ${all_trees[*]} " in
@@ -72,6 +110,16 @@ debug_config=("${patched_config[@]}" "$top/config/debug.config")
 kunit_suites=x86_ioport_blocks:12
 default_cpus=4	# CPUs per boot (boot.sh --smp, verdict.sh --cpus)
 
+# series_patches DIR: the patches that DIR/series lists (DIR: $patches
+# for the tree's own), one path per line, in order; blank and "#" lines
+# skipped. The one reader of a series: a `while read` loop dropped a last
+# line without a newline, which git am still applied.
+series_patches() {
+	local dir=$1
+	[ -f "$dir/series" ] || return 0
+	awk -v dir="$dir" '!/^[[:space:]]*(#|$)/ { print dir "/" $1 }' "$dir/series"
+}
+
 # list A B...: comma-separated, as the guest's run= wants it
 list() { (IFS=,; echo "$*"); }
 
@@ -95,17 +143,6 @@ kbuild_env() {
 		kmake+=(CC="ccache gcc")
 		export CCACHE_BASEDIR=$build CCACHE_NOHASHDIR=1
 	fi
-}
-
-# verdict_lines [VERDICT-OPTION...] LOG BOOT QEMU-STATUS: verdict.sh's
-# result lines for one boot; a verdict.sh that fails without saying what
-# failed is itself a FAIL
-verdict_lines() {
-	local out rc=0 log=${@: -3:1} boot=${@: -2:1}
-	out=$("$lib/verdict.sh" "$@") || rc=$?
-	[ -z "$out" ] || printf '%s\n' "$out"
-	[ $rc = 0 ] || grep -q '^FAIL ' <<<"$out" ||
-		echo "FAIL $boot: verdict.sh exited $rc on $log"
 }
 
 # summarize RESULTS [PREFIX]: the summary line of a file of

@@ -23,16 +23,9 @@ series=$patches/series
 
 "$lib/unpack.sh"
 
-series_patches() {
-	[ -f "$series" ] || return 0
-	grep -v '^[[:space:]]*\(#\|$\)' "$series" | while read -r p _; do
-		echo "$patches/$p"
-	done
-}
-
 # patch-ids of patches/ and of base..HEAD, one per line, in order
 ids_of_patches() {
-	series_patches | while read -r p; do
+	series_patches "$patches" | while read -r p; do
 		git patch-id --stable <"$p" | cut -d' ' -f1
 	done
 }
@@ -79,7 +72,7 @@ apply_series() {
 	git -C "$tree" reset -q --hard base
 	git -C "$tree" clean -q -fdx
 	rm -f "$applied"
-	series_patches | while read -r p; do
+	series_patches "$patches" | while read -r p; do
 		if ! git -C "$tree" am -q --keep-cr "$p" >/dev/null 2>&1; then
 			git -C "$tree" am --abort >/dev/null 2>&1 || true
 			echo "error: tree: patch $(basename "$p") does not apply:" >&2
@@ -90,10 +83,10 @@ apply_series() {
 		restore_notes "$p"
 	done || exit 1
 	git -C "$tree" rev-parse HEAD >"$applied"
-	step "tree: applied $(series_patches | wc -l) patch(es) from ${series#"$top/"}"
+	step "tree: applied $(series_patches "$patches" | wc -l) patch(es) from ${series#"$top/"}"
 }
 
-for p in $(series_patches); do
+for p in $(series_patches "$patches"); do
 	[ -f "$p" ] || die "tree: $p is listed in ${series#"$top/"} but missing"
 done
 

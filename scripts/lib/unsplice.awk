@@ -13,7 +13,14 @@ function split_off(line) {
 	}
 	return 0
 }
-{ sub(/\r$/, "") }
+# CONFIG_PRINTK_CALLER puts the caller after the timestamp,
+# "[    4.448970][   T45] "; it is dropped, so that every reader sees the
+# plain timestamp "[    4.448970] " in front of each kernel line.
+{
+	sub(/\r$/, "")
+	while (match($0, /[0-9]\]\[ *[CT][0-9]+\] /))
+		$0 = substr($0, 1, RSTART + 1) " " substr($0, RSTART + RLENGTH)
+}
 held != "" && /^\[ *[0-9]+\.[0-9]+\] / { print; next }
 held != "" { $0 = held $0; held = "" }
 !split_off($0) { print }

@@ -26,9 +26,11 @@
 #
 # Kernel reports (BUG:, WARNING:, ...) fail the boot wherever they are: on
 # their own line, or spliced into a line of test output, where they start
-# at the kernel's timestamp "[    1.234567] ". So does a kernel line that
-# matches --forbid. KUnit results in the log become results too, and each
-# suite's cases are counted against its plan.
+# at the kernel's timestamp "[    1.234567] " (or, without one, at the
+# kernel's report header). So does a kernel line that matches --forbid.
+# The outer plan must count the programs of the command line's run=.
+# KUnit results in the log become results too, and each suite's cases are
+# counted against its plan, which it must have.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -53,6 +55,6 @@ done
 log=$1 boot=$2 status=${3:-0}
 [ -f "$log" ] || { echo "FAIL $boot: no console log $log"; exit 1; }
 
-awk -f "$lib/unsplice.awk" "$log" | awk -v boot="$boot" -v status="$status" \
+console "$log" | awk -v boot="$boot" -v status="$status" \
 	-v allow_skip="$allow_skip" -v forbid="$forbid" -v changed="$changed" \
 	-v expect_kunit="$expect_kunit" -v cpus="$n" -f "$lib/verdict.awk"

@@ -14,8 +14,9 @@
 #                             but not in the same way
 #   CHANGED NAME: ...         better on patched than on stock
 # "In the same way": the program ends the same way (the reason of init's
-# "not ok": the same exit status or signal; a timeout's seconds aside) and
-# prints no "[FAIL]" line that stock does not print. Numbers in those
+# "not ok": the same exit status or signal; a timeout's seconds aside),
+# prints no "[FAIL]" line that stock does not print, and a KTAP case
+# fails with the same message. Numbers in those
 # lines are compared as N: some failures count what a race did (ldt_gdt's
 # "[FAIL] 3 of 5 iterations failed").
 # A boot-level result of either kernel (a kernel report, the number of
@@ -38,16 +39,21 @@ function end_norm(s) {
 
 # read_verdict(K): outcome[K, TEST] from K's verdict lines; boot-level
 # FAILs printed at once
-function read_verdict(k, file,   line, kind, test, reason, i) {
+function read_verdict(k, file,   line, kind, test, reason, i, rest, n) {
 	while ((getline line < file) > 0) {
 		kind = line
 		sub(/ .*/, "", kind)
-		test = substr(line, length(kind) + 2)
-		reason = ""
-		if ((i = index(test, ": ")) > 0) {
-			reason = substr(test, i + 2)
-			test = substr(test, 1, i - 1)
-		}
+		rest = substr(line, length(kind) + 2)
+		# "NAME" or "NAME: reason", and names may hold ": " (lam.c's
+		# "MALLOC: LAM_U57. ..."): the longest name the log has that
+		# the line starts with, else up to the first ": "
+		test = ""
+		for (n in named)
+			if ((rest == n || index(rest, n ": ") == 1) && length(n) > length(test))
+				test = n
+		if (test == "")
+			test = (i = index(rest, ": ")) > 0 ? substr(rest, 1, i - 1) : rest
+		reason = substr(rest, length(test) + 3)
 		if (test ~ /^x86\/kunit\//)	# KUnit results belong to make check
 			continue
 		if (test == "x86" || test ~ /^x86\/(kernel|cpus|kunit)$/) {
@@ -62,21 +68,28 @@ function read_verdict(k, file,   line, kind, test, reason, i) {
 		kind = kind == "PASS" ? "passes" : kind == "SKIP" ? "skips" : "fails"
 		# Names repeat (test_vsyscall's cases, nameless SKIPs): the
 		# worst outcome of a name stands for it
-		if (!((k, test) in outcome) || rank[kind] < rank[outcome[k, test]])
+		if (!((k, test) in outcome) || rank[kind] < rank[outcome[k, test]]) {
 			outcome[k, test] = kind
+			why[k, test] = reason
+		}
 	}
 	close(file)
 }
 
 # read_log(K): from K's console log, per program P: said[K, P], how init
 # saw it end, and failed[K, P, LINE], each "[FAIL]" line it printed (a
-# spliced kernel line cut off), keyed by the line with numbers as N
-function read_log(k, file,   line, prog, end) {
+# spliced kernel line cut off), keyed by the line with numbers as N; and
+# named["x86/P/CASE"], the names of its KTAP cases
+function read_log(k, file,   line, prog, end, c) {
 	prog = ""
 	while ((getline line < file) > 0) {
 		if (line ~ /^# init: run /) {
 			prog = substr(line, 13)
 			said[k, prog] = "no result"
+		} else if (prog != "" && match(line, /^    (not )?ok [0-9]+ /)) {
+			c = substr(line, RLENGTH + 1)
+			sub(/ # .*/, "", c)
+			named["x86/" prog "/" c] = 1
 		} else if (prog != "" && line ~ /^    / && line ~ /\[FAIL\]/) {
 			line = substr(line, index(line, "[FAIL]"))
 			sub(/\[ *[0-9]+\.[0-9]+\] .*/, "", line)
@@ -94,8 +107,15 @@ function read_log(k, file,   line, prog, end) {
 	close(file)
 }
 
-# same_failure(P): "" when P failed on patched as on stock, else how not
-function same_failure(p,   key, parts, news) {
+# same_failure(T): "" when the test T (a program, or PROGRAM/CASE of a
+# KTAP program) failed on patched as on stock, else how not: its program
+# ended the same way, printed no new "[FAIL]" line, and a case failed
+# with the same message (numbers as N)
+function same_failure(t,   p, key, parts, news) {
+	p = t
+	sub(/\/.*/, "", p)
+	if (t != p && norm(why["stock", t]) != norm(why["patched", t]))
+		return "\"" why["stock", t] "\" on stock, \"" why["patched", t] "\" on patched"
 	if (end_norm(said["stock", p]) != end_norm(said["patched", p]))
 		return "\"" said["stock", p] "\" on stock, \"" said["patched", p] "\" on patched"
 	news = ""
@@ -109,10 +129,10 @@ function same_failure(p,   key, parts, news) {
 
 BEGIN {
 	rank["passes"] = 3; rank["skips"] = 2; rank["fails"] = 1; rank["missing"] = 0
-	read_verdict("stock", stock_verdict)
-	read_verdict("patched", patched_verdict)
 	read_log("stock", stock_log)
 	read_log("patched", patched_log)
+	read_verdict("stock", stock_verdict)
+	read_verdict("patched", patched_verdict)
 	for (test in tests) {
 		s = ("stock", test) in outcome ? outcome["stock", test] : "missing"
 		p = ("patched", test) in outcome ? outcome["patched", test] : "missing"
@@ -120,8 +140,7 @@ BEGIN {
 			print "PASS " name "/" test
 			passes++
 		}
-		else if (s == p && p == "fails" && (("patched", test) in said) &&
-			 (how = same_failure(test)) != "")
+		else if (s == p && p == "fails" && (how = same_failure(test)) != "")
 			print "FAIL " name "/" test ": fails on both kernels, " how
 		else if (s == p)
 			print "SKIP " name "/" test ": " s " on both kernels"

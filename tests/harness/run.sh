@@ -67,11 +67,12 @@ for log in "$dir"/debian/*.log; do
 	judge "debian/$name" "$dir/debian/$name.expect" "$rc" "$out"
 done
 
-# The bound of make bench-cycles on crafted and recorded results:
-# bench/NAME.results, bench/NAME.expect the rows above the bound.
+# The bound of make bench-cycles on crafted and recorded results of tree
+# 6.12: bench/NAME.results, bench/NAME.expect the rows above the bound and
+# the rows that are not what bench/scenarios.h says they must be.
 for res in "$dir"/bench/*.results; do
 	name=$(basename "$res" .results)
-	out=$(awk -f "$dir/../../bench/cycles-bound.awk" "$res")
+	out=$(awk -v trees=6.12 -f "$dir/../../bench/cycles-bound.awk" "$dir/../../bench/scenarios.h" "$res")
 	if [ "$out" = "$(cat "$dir/bench/$name.expect")" ]; then
 		echo "PASS host/bench-bound/$name"
 	else
@@ -148,6 +149,77 @@ else
 	echo "FAIL host/checkpatch-crash: checkpatch.sh exited $rc on a crashing checkpatch.pl"
 	bad=1
 fi
+
+# A verdict.sh that dies without a word must fail the boot it judges, and
+# every suite runs it through the one function that sees to that
+# (common.sh's verdict): porttrace.sh, programs.sh, series.sh, xen.sh and
+# fuzz.sh once passed such a boot.
+out=$(. "$scripts/lib/common.sh" && verdict_sh=$dir/fake/dying-verdict.sh &&
+	verdict t "$dir/logs/pass.log" 0 2>&1) || true
+direct=$(grep -l 'verdict\.sh"' "$scripts"/*.sh "$scripts"/lib/*.sh "$dir"/../../bench/*.sh |
+	grep -v '/common\.sh$' || true)
+if [ "$out" = "FAIL t: verdict.sh exited 3 on $dir/logs/pass.log without a FAIL line" ] && [ -z "$direct" ]; then
+	echo "PASS host/verdict-dies"
+else
+	echo "FAIL host/verdict-dies: a dying verdict.sh gave \"$out\"; run directly by: ${direct:-none}"
+	bad=1
+fi
+
+# checkpatch.sh on crafted series, checkpatch/NAME/ (a series and its
+# patches), with a checkpatch.pl that finds FAKE_FINDING in every patch:
+# checkpatch/NAME.expect is its exact output.
+for pdir in "$dir"/checkpatch/*/; do
+	name=$(basename "$pdir")
+	rc=0
+	out=$("$scripts/checkpatch.sh" --checkpatch "$dir/fake/finding-checkpatch.pl" \
+		--patches "$pdir" 2>/dev/null) || rc=$?
+	judge "checkpatch/$name" "$dir/checkpatch/$name.expect" "$rc" "$out"
+done
+
+# parity.sh --root on crafted pairs of series, parity/NAME/: patches/parity
+# is NAME/parity, patches/T/series NAME/series-T, and build/T/tree a git
+# repository with a first commit, tagged base unless NAME/no-base-T exists,
+# and one commit per line of NAME/subjects-T; parity/NAME.expect its output.
+for case in "$dir"/parity/*/; do
+	name=$(basename "$case")
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/patches"
+	cp "$case/parity" "$tmp/patches/parity"
+	for t in 6.1 6.12; do
+		mkdir -p "$tmp/patches/$t" "$tmp/build/$t/tree"
+		cp "$case/series-$t" "$tmp/patches/$t/series"
+		(
+			cd "$tmp/build/$t/tree"
+			git init -q
+			git config user.name harness
+			git config user.email harness@localhost
+			echo base >f
+			git add f
+			git commit -qm base
+			[ -f "$case/no-base-$t" ] || git tag base
+			while IFS= read -r subject; do
+				echo "$subject" >>f
+				git commit -qam "$subject"
+			done <"$case/subjects-$t"
+		)
+	done
+	rc=0
+	out=$("$scripts/parity.sh" --root "$tmp" 2>/dev/null) || rc=$?
+	# it says FAIL and exits 0, as host-checks.sh wants it
+	[ $rc != 0 ] || ! grep -q '^FAIL ' <<<"$out" || rc=1
+	judge "parity/$name" "$dir/parity/$name.expect" "$rc" "$out"
+	rm -rf "$tmp"
+done
+
+# The W=1 comparison of make check-debcfg (debian-config.sh --compare) on
+# crafted build logs: debcfg/NAME.stock.log and NAME.patched.log,
+# NAME.expect its exact output.
+for log in "$dir"/debcfg/*.stock.log; do
+	name=$(basename "$log" .stock.log)
+	rc=0
+	out=$("$scripts/debian-config.sh" --compare "$log" "$dir/debcfg/$name.patched.log" 2>&1) || rc=$?
+	judge "debcfg/$name" "$dir/debcfg/$name.expect" "$rc" "$out"
+done
 
 # boot.sh removes an old log before anything can fail, so that a verdict
 # never reads the previous boot's log.
