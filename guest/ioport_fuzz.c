@@ -54,7 +54,8 @@
 #define MAX_CHILDREN	4
 #define MAX_DEPTH	2	/* children, threads and exec'ed programs nest no deeper */
 #define COUNTERS	"/tmp/ioport_fuzz.counters"
-#define SELF		"/bin/ioport_fuzz"
+/* this program, wherever it is installed (/bin in the initramfs) */
+#define SELF		"/proc/self/exe"
 
 enum { C_IOPERM, C_IOPL, C_CLONE, C_FORK, C_VFORK, C_EXECVE, C_EXIT, C_WAIT4,
        C_PTRACE, C_YIELD, C_AFFINITY, C_NR };

@@ -3,8 +3,9 @@
 # commit per patch of patches/$TREE/series on top.
 #
 # The tree is (re)built from patches/ when it is missing or when patches/
-# changed while nobody committed in the tree. Commits in the tree that are
-# not in patches/ are never thrown away: that stops with a message.
+# changed (a commit message alone, too) while nobody committed in the tree.
+# Commits in the tree that are not in patches/ are never thrown away: that
+# stops with a message.
 # tree.sh [--force]: --force rebuilds the tree from patches/ even so, and
 # keeps the old HEAD as a branch saved-DATE.
 set -euo pipefail
@@ -67,6 +68,11 @@ restore_notes() {
 	[ -z "$notes" ] || git -C "$tree" notes add -f -m "$notes" HEAD
 }
 
+# the contents of the series' patches, commit messages included
+patches_sum() {
+	series_patches "$patches" | xargs -d '\n' cat | sha256sum | cut -d' ' -f1
+}
+
 apply_series() {
 	git -C "$tree" am --abort >/dev/null 2>&1 || true
 	git -C "$tree" reset -q --hard base
@@ -82,7 +88,7 @@ apply_series() {
 		fi
 		restore_notes "$p"
 	done || exit 1
-	git -C "$tree" rev-parse HEAD >"$applied"
+	{ git -C "$tree" rev-parse HEAD && patches_sum; } >"$applied"
 	step "tree: applied $(series_patches "$patches" | wc -l) patch(es) from ${series#"$top/"}"
 }
 
@@ -103,11 +109,19 @@ fi
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	die "tree: $tree has uncommitted changes; commit them and run make export"
 
-[ "$(ids_of_tree)" = "$(ids_of_patches)" ] && exit 0
-
 head=$(git -C "$tree" rev-parse HEAD)
-if [ "$head" = "$(git -C "$tree" rev-parse base)" ] ||
-	{ [ -f "$applied" ] && [ "$head" = "$(cat "$applied")" ]; }; then
+untouched=0	# HEAD is what the last application left
+[ -f "$applied" ] && [ "$head" = "$(sed -n 1p "$applied")" ] && untouched=1
+if [ "$(ids_of_tree)" = "$(ids_of_patches)" ]; then
+	# The same changes; a commit message may differ (patch-ids leave
+	# them out). A tree nobody committed in takes patches/' messages.
+	[ $untouched = 1 ] && [ "$(sed -n 2p "$applied")" != "$(patches_sum)" ] || exit 0
+	step "tree: commit messages changed in ${patches#"$top/"}/"
+	apply_series
+	exit 0
+fi
+
+if [ "$head" = "$(git -C "$tree" rev-parse base)" ] || [ $untouched = 1 ]; then
 	apply_series
 else
 	die "tree: $tree has commits that differ from ${patches#"$top/"}/; run make export TREE=$tree_version to keep them, or make tree TREE=$tree_version FORCE=1 (tree.sh --force) to rebuild it from there"
