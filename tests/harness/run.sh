@@ -57,13 +57,15 @@ done
 
 # make check-debian's judge (debian.sh --judge) on console logs of a
 # Debian boot: debian/NAME.log with its QEMU status in NAME.status (0 when
-# absent), NAME.expect its exact output.
+# absent) and verdict.sh's options in NAME.args (none when absent),
+# NAME.expect its exact output. real-*: logs of real boots.
 for log in "$dir"/debian/*.log; do
 	name=$(basename "$log" .log)
-	status=0
+	status=0 args=()
 	[ ! -f "$dir/debian/$name.status" ] || status=$(cat "$dir/debian/$name.status")
+	[ ! -f "$dir/debian/$name.args" ] || read -r -a args <"$dir/debian/$name.args"
 	rc=0
-	out=$("$scripts/debian.sh" --judge "$log" t "$status" 2>&1) || rc=$?
+	out=$("$scripts/debian.sh" --judge "$log" t "$status" "${args[@]}" 2>&1) || rc=$?
 	judge "debian/$name" "$dir/debian/$name.expect" "$rc" "$out"
 done
 
