@@ -82,7 +82,7 @@ extract_tree() {
 		done
 		need "$copy" '^[A-Za-z_ ]*void tss_copy_io_bitmap\('
 		# ksys_ioperm()'s static helpers, then ksys_ioperm() itself
-		for f in $(sed -n 's/^static [a-z ]*\(io_bitmap_update_[a-z_]*\)(.*/\1/p' "$ksrc/ioport.c"); do
+		for f in $(sed -n 's/^static [a-z ]*\(io_bitmap_[a-z_]*\)(.*/\1/p' "$ksrc/ioport.c"); do
 			need "$ksrc/ioport.c" "^static [a-z ]*$f\\("
 		done
 		need "$ksrc/ioport.c" '^long ksys_ioperm\('
@@ -153,10 +153,21 @@ over "$work/results.txt" >"$work/over.txt"
 	echo "min/median of $(sed -n 's/^#define ROUNDS[[:space:]]*//p' "$top/bench/cycles.c") updates,"
 	echo "user space on $cpu:"
 	echo
-	printf '| %-4s | %-24s | %11s | %11s | %11s | %11s |\n' tree scenario "stock hot" "series hot" "stock cold" "series cold"
-	echo "|------|--------------------------|-------------|-------------|-------------|-------------|"
-	awk '!/#/ { printf "| %-4s | %-24s | %11s | %11s | %11s | %11s |\n", $1, $2, $3 "/" $4, $5 "/" $6, $7 "/" $8, $9 "/" $10 }' "$work/results.txt"
-	echo
+	# Per tree, hot and cold, narrow enough for a changelog (which quotes
+	# the rows word for word: scripts/figures.sh)
+	for t in "${trees[@]}"; do
+		for k in hot cold; do
+			echo "$t, $k:"
+			echo
+			printf '| %-19s | %6s | %6s | %6s | %6s |\n' scenario "stock" "series" "stock" "series"
+			printf '| %-19s | %6s | %6s | %6s | %6s |\n' "" "min" "min" "median" "median"
+			echo "|---------------------|--------|--------|--------|--------|"
+			awk -v t="$t" -v k="$k" '!/#/ && $1 == t {
+				o = k == "hot" ? 3 : 7	# stock min, stock median, series min, series median
+				printf "| %-19s | %6s | %6s | %6s | %6s |\n", $2, $(o), $(o + 2), $(o + 1), $(o + 3) }' "$work/results.txt"
+			echo
+		done
+	done
 	sed -n 's/^\([0-9.]*\) # /\1 /p' "$work/results.txt"
 } | tee "$out/cycles.txt"
 

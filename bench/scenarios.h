@@ -43,7 +43,8 @@ static const struct scenario scenarios[] = {
 	{ &wide, &plain }, { &wide, &wide2 }, { &scatter, &low },
 	{ &random64, &low }, { &iopl3, &wide }, { &isa, &low },
 	{ &isa, &isa }, { &dense, &plain }, { &dense, &low },
-	{ &dense, &nearly }, { &adversary, &low }, { &adversary, &adversary },
+	{ &dense, &nearly }, { &dense, &scatter }, { &adversary, &low },
+	{ &adversary, &adversary }, { &adversary, &scatter },
 };
 
 /* The @k-th single port of @p; @seed starts at 12345 for each set */

@@ -30,7 +30,7 @@ typedef struct { long long counter; } atomic64_t;
 #define min(a, b)		((a) < (b) ? (a) : (b))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define unlikely(x)		__builtin_expect(!!(x), 0)
-#define VISIBLE_IF_KUNIT	static
+#define VISIBLE_IF_IOPORT_KUNIT	static	/* io_bitmap.h, without the KUnit suite */
 #define GFP_KERNEL		0
 #define CAP_SYS_RAWIO		17
 #define LOCKDOWN_IOPORT		0

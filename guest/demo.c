@@ -9,11 +9,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/io.h>
 #include <sys/wait.h>
@@ -90,31 +90,40 @@ static unsigned int probed(unsigned int from, unsigned int to)
 	return n;
 }
 
-/* The mode the kernel announced at boot; a stock kernel says nothing. */
-static const char *kernel_mode(void)
+/*
+ * The iopl= mode the kernel runs in, and where that comes from: the last
+ * valid iopl= word of the command line, else the Kconfig default that
+ * the harness names (IOPL_EXPECT_MODE), else compat, the default and
+ * what a stock kernel does. The kernel logs no mode.
+ */
+static const char *kernel_mode(const char **source)
 {
-	static char line[1024];
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-	const char *tag = "x86/iopl: iopl() mode: ";
-	ssize_t n;
+	static char cmdline[4096];
+	static char mode[8];
+	const char *env = getenv("IOPL_EXPECT_MODE");
+	FILE *f = fopen("/proc/cmdline", "r");
+	char *w;
 
-	while (fd >= 0 && ((n = read(fd, line, sizeof(line) - 1)) > 0 || errno == EPIPE)) {
-		char *p;
-
-		if (n <= 0)
-			continue;
-		line[n] = '\0';
-		p = strstr(line, tag);
-		if (p) {
-			p += strlen(tag);
-			p[strcspn(p, "\n")] = '\0';
-			close(fd);
-			return p;
+	*source = NULL;
+	if (f && fgets(cmdline, sizeof(cmdline), f)) {
+		for (w = strtok(cmdline, " \n"); w; w = strtok(NULL, " \n")) {
+			if (!strcmp(w, "iopl=strict") || !strcmp(w, "iopl=compat") ||
+			    !strcmp(w, "iopl=off")) {
+				snprintf(mode, sizeof(mode), "%s", w + 5);
+				*source = "iopl= on the command line";
+			}
 		}
 	}
-	if (fd >= 0)
-		close(fd);
-	return NULL;
+	if (f)
+		fclose(f);
+	if (*source)
+		return mode;
+	if (env && *env) {
+		*source = "the Kconfig default, as IOPL_EXPECT_MODE says";
+		return env;
+	}
+	*source = "the default";
+	return "compat";
 }
 
 static void demo_iopl(const char *mode)
@@ -217,14 +226,11 @@ static void demo_unprivileged(bool off)
 int main(void)
 {
 	struct sigaction sa = { .sa_handler = on_segv, .sa_flags = SA_NODEFER };
-	const char *mode = kernel_mode();
+	const char *source, *mode = kernel_mode(&source);
 
 	sigaction(SIGSEGV, &sa, NULL);
-	printf("iopl() mode announced by the kernel: %s\n",
-	       mode ? mode : "none (stock kernel, behaves as compat)");
+	printf("iopl() mode: %s (%s)\n", mode, source);
 	claim("before any call no port is readable", count(0, 0xffff, true) == 0, NULL);
-	if (!mode)
-		mode = "compat";
 	demo_iopl(mode);
 	demo_ioperm();
 	demo_unprivileged(!strcmp(mode, "off"));

@@ -16,5 +16,5 @@ rm -f "$patches"/*.patch
 git -C "$tree" format-patch -q --zero-commit --no-signature --no-numbered --notes \
 	--abbrev=12 -o "$patches" base..HEAD
 (cd "$patches" && ls -- *.patch 2>/dev/null || true) >"$patches/series"
-git -C "$tree" rev-parse HEAD >"$build/tree.applied"
+{ git -C "$tree" rev-parse HEAD && patches_sum; } >"$build/tree.applied"
 step "export: $(wc -l <"$patches/series") patch(es) written to ${patches#"$top/"}/"

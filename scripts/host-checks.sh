@@ -7,17 +7,20 @@
 #   --parity     the two series against each other (parity.sh)
 #   --porttrace  the selftests touch no port but 0x80 and 0xed by default
 #                (porttrace.sh, two traced boots)
+#   --figures    the tables of the changelogs and cover letters stand in
+#                the results/ files they name (figures.sh)
 # Prints every result and one summary line.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-harness=0 parity=0 porttrace=0
+harness=0 parity=0 porttrace=0 figures=0
 for arg; do
 	case $arg in
 	--harness) harness=1 ;;
 	--parity) parity=1 ;;
 	--porttrace) porttrace=1 ;;
-	*) die "usage: host-checks.sh [--harness] [--parity] [--porttrace]" ;;
+	--figures) figures=1 ;;
+	*) die "usage: host-checks.sh [--harness] [--parity] [--porttrace] [--figures]" ;;
 	esac
 done
 results=$build/logs/results-host.txt
@@ -40,6 +43,7 @@ mkdir -p "$build/logs"
 	fi
 	"$top/scripts/docs.sh"
 	[ $parity = 0 ] || "$top/scripts/parity.sh"
+	[ $figures = 0 ] || "$top/scripts/figures.sh" || true
 	[ $porttrace = 0 ] || "$top/scripts/porttrace.sh"
 	# Debian's own port-I/O programs on the stock and the patched kernel.
 	"$top/scripts/programs.sh"

@@ -1,14 +1,14 @@
 #!/bin/bash
-# Write build/$TREE/outgoing/: the series from build/$TREE/tree base..HEAD
-# as mails for git send-email, with the cover letter from
-# patches/cover-letter-$TREE.txt and To:/Cc: from the tree's
-# get_maintainer.pl. Nothing is sent: a person signs the series and sends it.
+# Write build/$TREE/outgoing/SET/ for each set of patches/$TREE/sets: the
+# set's commits of build/$TREE/tree as mails for git send-email, with the
+# cover letter from patches/cover-letter-$TREE-SET.txt and To:/Cc: from the
+# tree's get_maintainer.pl. Nothing is sent: a person signs each set and
+# sends it.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
 tree=$build/tree
-out=$build/outgoing
-template=$top/patches/cover-letter-$tree_version.txt
+outdir=$build/outgoing
 
 [ -d "$tree/.git" ] || die "outgoing: no $tree (run make tree TREE=$tree_version)"
 for state in rebase-merge rebase-apply CHERRY_PICK_HEAD; do
@@ -19,44 +19,15 @@ done
 head=$(git -C "$tree" rev-parse HEAD)
 [ -z "$(GIT_OPTIONAL_LOCKS=0 git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	step "outgoing: warning: ${tree#"$top/"} has uncommitted changes; they are not in the mails"
-[ "$head" = "$(cat "$build/tree.applied" 2>/dev/null)" ] ||
+[ "$head" = "$(sed -n 1p "$build/tree.applied" 2>/dev/null)" ] ||
 	step "outgoing: warning: ${tree#"$top/"} has commits not exported to ${patches#"$top/"}/ (make export)"
 
-[ -f "$template" ] || die "outgoing: no ${template#"$top/"}"
-subject=$(sed -n 1p "$template")
-[ -n "$subject" ] || die "outgoing: ${template#"$top/"}: the first line must be the subject"
-[ -z "$(sed -n 2p "$template")" ] ||
-	die "outgoing: ${template#"$top/"}: the second line must be blank"
-grep -q '@BASE@' "$template" || die "outgoing: ${template#"$top/"} does not name the base tree (@BASE@)"
 base_version=$(cut -d' ' -f2 "$build/src.stamp") || die "outgoing: no $build/src.stamp (run make src)"
-count=$(git -C "$tree" rev-list --count "base..$head")
-described=$(awk '/^ *[0-9]+\. / { n = $1 + 0 } END { print n + 0 }' "$template")
-[ "$count" = "$described" ] ||
-	die "outgoing: base..HEAD has $count patches, ${template#"$top/"} describes $described"
-
-step "outgoing: format-patch base..HEAD ($count patches) into ${out#"$top/"}/"
-rm -rf "$out"
-mkdir -p "$out"
-# The cover letter's From: and the Message-Ids are the committer's: use
-# the series' author, not the tree's harness identity.
-GIT_COMMITTER_NAME=$(git -C "$tree" log -1 --format=%an "$head") \
-GIT_COMMITTER_EMAIL=$(git -C "$tree" log -1 --format=%ae "$head") \
-	git -C "$tree" format-patch -q --cover-letter --cover-from-description=none \
-	--thread --notes --numbered --subject-prefix=PATCH -o "$out" "base..$head" ||
-	die "outgoing: git format-patch failed"
-cover=$out/0000-cover-letter.patch
-
-step "outgoing: cover letter from ${template#"$top/"} (base $base_version)"
-sed -n '3,$p' "$template" | sed "s/@BASE@/$base_version/g; s/@UPSTREAM@/${base_version%%-*}/g" >"$out/blurb.tmp"
-awk -v subject="$subject" -v blurb="$out/blurb.tmp" '
-	$0 == "*** BLURB HERE ***" { while ((getline l < blurb) > 0) print l; next }
-	/^Subject: / { i = index($0, "*** SUBJECT HERE ***")
-		if (i) $0 = substr($0, 1, i - 1) subject }
-	{ print }' "$cover" >"$cover.tmp" || die "outgoing: could not fill in the cover letter"
-mv "$cover.tmp" "$cover"
-rm "$out/blurb.tmp"
-! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$cover" ||
-	die "outgoing: the cover letter still has format-patch's placeholders"
+mapfile -t commits < <(git -C "$tree" rev-list --reverse "base..$head")
+sets=$(series_sets "$patches") || exit 1
+last=$(tail -n 1 <<<"$sets" | cut -d' ' -f4)
+[ "${#commits[@]}" = "$last" ] ||
+	die "outgoing: base..HEAD has ${#commits[@]} patches, ${patches#"$top/"}/sets describes $last"
 
 # get_maintainer.pl from the tree: MAINTAINERS only, no git history, no
 # network. Prints one address a line.
@@ -87,35 +58,85 @@ insert_headers() {
 unique() { awk 'NF && !seen[tolower($0)]++'; }
 minus() { awk 'NR == FNR { drop[tolower($0)] = 1; next } !drop[tolower($0)]' "$1" -; }
 
-step "outgoing: To:/Cc: from get_maintainer.pl"
-xen_fix=("$out"/*-x86-cpu-Set-up-the-TSS-I-O-bitmap-in-cpu_init.patch)
-[ -f "${xen_fix[0]}" ] ||
-	die "outgoing: no patch 'x86/cpu: Set up the TSS I/O bitmap in cpu_init()' in base..HEAD"
-: >"$out/to.all"
-: >"$out/cc.all"
-for p in "$out"/[0-9]*.patch; do
-	[ "$p" != "$cover" ] || continue
-	to=$( { maintainers --no-l "$p"; echo x86@kernel.org; } | unique) || exit 1
-	cc=$( { maintainers --no-m --no-r "$p"; echo linux-kernel@vger.kernel.org; } | unique) || exit 1
-	# The Xen PV fix touches only cpu/common.c: add the Xen maintainers.
-	if [ "$p" = "${xen_fix[0]}" ]; then
-		cc+=$'\n'$( { maintainers -f arch/x86/xen/smp_pv.c; echo xen-devel@lists.xenproject.org; }) || exit 1
-	fi
-	printf '%s\n' "$to" >"$out/to.patch"
-	cc=$(printf '%s\n' "$cc" | unique | minus "$out/to.patch")
-	mapfile -t to_list <<<"$to"
-	mapfile -t cc_list <<<"$cc"
-	insert_headers "$p" "$(header To "${to_list[@]}"; header Cc "${cc_list[@]}")"$'\n'
-	printf '%s\n' "$to" >>"$out/to.all"
-	printf '%s\n' "$cc" >>"$out/cc.all"
-done
-mapfile -t to_list < <(unique <"$out/to.all")
-unique <"$out/to.all" >"$out/to.patch"
-mapfile -t cc_list < <(unique <"$out/cc.all" | minus "$out/to.patch")
-insert_headers "$cover" "$(header To "${to_list[@]}"; header Cc "${cc_list[@]}")"$'\n'
-rm -f "$out/to.all" "$out/cc.all" "$out/to.patch"
+# cover_letter NAME COUNT OUT: OUT's cover letter filled in from the set's
+# template, which must describe COUNT patches
+cover_letter() {
+	local template=$top/patches/cover-letter-$tree_version-$1.txt cover=$3/0000-cover-letter.patch
+	local subject described
+	[ -f "$template" ] || die "outgoing: no ${template#"$top/"}"
+	subject=$(sed -n 1p "$template")
+	[ -n "$subject" ] || die "outgoing: ${template#"$top/"}: the first line must be the subject"
+	[ -z "$(sed -n 2p "$template")" ] ||
+		die "outgoing: ${template#"$top/"}: the second line must be blank"
+	grep -q '@BASE@' "$template" || die "outgoing: ${template#"$top/"} does not name the base tree (@BASE@)"
+	described=$(awk '/^ *[0-9]+\. / { n = $1 + 0 } END { print n + 0 }' "$template")
+	[ "$2" = "$described" ] ||
+		die "outgoing: set $1 has $2 patches, ${template#"$top/"} describes $described"
+	step "outgoing: $1: cover letter from ${template#"$top/"} (base $base_version)"
+	sed -n '3,$p' "$template" | sed "s/@BASE@/$base_version/g; s/@UPSTREAM@/${base_version%%-*}/g" >"$3/blurb.tmp"
+	awk -v subject="$subject" -v blurb="$3/blurb.tmp" '
+		$0 == "*** BLURB HERE ***" { while ((getline l < blurb) > 0) print l; next }
+		/^Subject: / { i = index($0, "*** SUBJECT HERE ***")
+			if (i) $0 = substr($0, 1, i - 1) subject }
+		{ print }' "$cover" >"$cover.tmp" || die "outgoing: could not fill in the cover letter"
+	mv "$cover.tmp" "$cover"
+	rm "$3/blurb.tmp"
+	! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE \*\*\*' "$cover" ||
+		die "outgoing: the cover letter still has format-patch's placeholders"
+}
 
-step "outgoing: $count patches and a cover letter in ${out#"$top/"}/; a person signs and sends them"
-ls -l "$out"
-echo
-sed -n 1,20p "$cover"
+# write_set NAME FIRST LAST: $outdir/NAME/, the mails of commits FIRST..LAST
+write_set() {
+	local name=$1 first=$2 last=$3 out=$outdir/$1 cover p to cc
+	local to_list cc_list
+	step "outgoing: $name: format-patch of patches $first-$last into ${out#"$top/"}/"
+	mkdir -p "$out"
+	# The cover letter's From: and the Message-Ids are the committer's:
+	# use the series' author, not the tree's harness identity.
+	GIT_COMMITTER_NAME=$(git -C "$tree" log -1 --format=%an "$head") \
+	GIT_COMMITTER_EMAIL=$(git -C "$tree" log -1 --format=%ae "$head") \
+		git -C "$tree" format-patch -q --cover-letter --cover-from-description=none \
+		--thread --notes --numbered --subject-prefix=PATCH -o "$out" \
+		"${commits[first - 1]}^..${commits[last - 1]}" ||
+		die "outgoing: git format-patch failed"
+	cover=$out/0000-cover-letter.patch
+	cover_letter "$name" $((last - first + 1)) "$out"
+
+	: >"$out/to.all"
+	: >"$out/cc.all"
+	for p in "$out"/[0-9]*.patch; do
+		[ "$p" != "$cover" ] || continue
+		to=$( { maintainers --no-l "$p"; echo x86@kernel.org; } | unique) || exit 1
+		cc=$( { maintainers --no-m --no-r "$p"; echo linux-kernel@vger.kernel.org; } | unique) || exit 1
+		# The Xen PV fix touches only cpu/common.c: add the Xen maintainers.
+		case $p in
+		*-x86-cpu-Set-up-the-TSS-I-O-bitmap-in-cpu_init.patch)
+			cc+=$'\n'$( { maintainers -f arch/x86/xen/smp_pv.c; echo xen-devel@lists.xenproject.org; }) || exit 1 ;;
+		esac
+		printf '%s\n' "$to" >"$out/to.patch"
+		cc=$(printf '%s\n' "$cc" | unique | minus "$out/to.patch")
+		mapfile -t to_list <<<"$to"
+		mapfile -t cc_list <<<"$cc"
+		insert_headers "$p" "$(header To "${to_list[@]}"; header Cc "${cc_list[@]}")"$'\n'
+		printf '%s\n' "$to" >>"$out/to.all"
+		printf '%s\n' "$cc" >>"$out/cc.all"
+	done
+	mapfile -t to_list < <(unique <"$out/to.all")
+	unique <"$out/to.all" >"$out/to.patch"
+	mapfile -t cc_list < <(unique <"$out/cc.all" | minus "$out/to.patch")
+	insert_headers "$cover" "$(header To "${to_list[@]}"; header Cc "${cc_list[@]}")"$'\n'
+	rm -f "$out/to.all" "$out/cc.all" "$out/to.patch"
+}
+
+rm -rf "$outdir"
+while read -r name _ first last; do
+	write_set "$name" "$first" "$last"
+done <<<"$sets"
+ls "$outdir"/*/*-x86-cpu-Set-up-the-TSS-I-O-bitmap-in-cpu_init.patch >/dev/null 2>&1 ||
+	die "outgoing: no patch 'x86/cpu: Set up the TSS I/O bitmap in cpu_init()' in any set"
+
+step "outgoing: $(wc -l <<<"$sets") sets in ${outdir#"$top/"}/; a person signs and sends each"
+for d in "$outdir"/*/; do
+	echo "${d#"$top/"}: $(sed -n 's/^Subject: //p' "$d/0000-cover-letter.patch" | head -1)"
+	ls "$d"
+done

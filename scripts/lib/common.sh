@@ -120,6 +120,41 @@ series_patches() {
 	awk -v dir="$dir" '!/^[[:space:]]*(#|$)/ { print dir "/" $1 }' "$dir/series"
 }
 
+# patches_sum: the contents of the tree's series (patches/$TREE), commit
+# messages and notes included; line 2 of build/$TREE/tree.applied, so
+# that tree.sh knows whether the tree holds what patches/ says
+patches_sum() {
+	series_patches "$patches" | xargs -d '\n' cat | sha256sum | cut -d' ' -f1
+}
+
+# series_sets DIR: the sets of DIR/sets, one line each: NAME, the sets it
+# applies on (comma-separated, "-" for none), FIRST and LAST, its patches'
+# numbers in DIR/series. The one reader of a sets file; it fails on a
+# set that does not follow the previous one or on a patch left out.
+series_sets() {
+	local dir=$1 n
+	n=$(series_patches "$dir" | wc -l)
+	[ -f "$dir/sets" ] || die "no ${dir#"$top/"}/sets"
+	awk -v n="$n" -v file="${dir#"$top/"}/sets" '
+		!/^[[:space:]]*(#|$)/ {
+			if (NF != 3 || split($3, r, "-") != 2 || r[1] != next_first + 1 || r[2] < r[1]) {
+				printf "error: %s: line %d: not NAME PREREQS FIRST-LAST after patch %d\n", file, FNR, next_first > "/dev/stderr"
+				bad = 1; exit 1
+			}
+			known[$1] = 1
+			m = split($2, pre, ",")
+			for (i = 1; i <= m; i++) if ($2 != "-" && !(pre[i] in known)) {
+				printf "error: %s: set %s needs %s, which no set before it is\n", file, $1, pre[i] > "/dev/stderr"
+				bad = 1; exit 1
+			}
+			print $1, $2, r[1], r[2]
+			next_first = r[2]
+		}
+		END { if (!bad && next_first != n) {
+			printf "error: %s: the sets end at patch %d, series has %d\n", file, next_first, n > "/dev/stderr"
+			exit 1 } }' "$dir/sets"
+}
+
 # list A B...: comma-separated, as the guest's run= wants it
 list() { (IFS=,; echo "$*"); }
 

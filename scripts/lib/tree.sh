@@ -68,11 +68,6 @@ restore_notes() {
 	[ -z "$notes" ] || git -C "$tree" notes add -f -m "$notes" HEAD
 }
 
-# the contents of the series' patches, commit messages included
-patches_sum() {
-	series_patches "$patches" | xargs -d '\n' cat | sha256sum | cut -d' ' -f1
-}
-
 apply_series() {
 	git -C "$tree" am --abort >/dev/null 2>&1 || true
 	git -C "$tree" reset -q --hard base
