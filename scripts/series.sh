@@ -72,8 +72,8 @@ while read -r set needs first last; do
 	set_range[$set]="$first $last"
 	name=series/set-$set
 	step "series: $name (on ${needs/#-/the base alone})"
-	git -C "$build/tree" worktree prune
 	rm -rf "$swt"
+	git -C "$build/tree" worktree prune
 	git -C "$build/tree" worktree add -q --detach "$swt" base ||
 		die "series: cannot create the worktree $swt"
 	apply=()
