@@ -22,6 +22,11 @@
  * after the window), so that a trace of the port accesses inside the
  * windows holds those of the programs and not those of the console,
  * whose UART is ports too.
+ *
+ * faultinject=sleeping (the sanitizer kernel's boots) mounts debugfs and
+ * sets failslab and fail_page_alloc to fail sleeping allocations too,
+ * quietly, so that ioperm_bitmap's nomem_* cases can make ioperm() and
+ * fork() fail; a selftest leaves such global knobs alone.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -159,6 +164,28 @@ static void mount_fs(const char *src, const char *dir, const char *type)
 		say("# init: mount %s on %s failed: %s\n", type, dir, strerror(errno));
 }
 
+/* faultinject=sleeping: see the top of the file */
+static void fault_injection_sleeping(void)
+{
+	static const char * const knobs[] = {
+		"failslab/ignore-gfp-wait", "failslab/verbose",
+		"fail_page_alloc/ignore-gfp-wait", "fail_page_alloc/verbose",
+	};
+	char path[128];
+
+	mount_fs("debugfs", "/sys/kernel/debug", "debugfs");
+	for (int i = 0; i < 4; i++) {
+		int fd;
+
+		snprintf(path, sizeof(path), "/sys/kernel/debug/%s", knobs[i]);
+		fd = open(path, O_WRONLY);
+		if (fd < 0 || write(fd, i % 2 ? "0" : "N", 1) != 1)
+			say("# init: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -276,6 +303,7 @@ int main(int argc, char **argv)
 	const char *list = getenv("run");
 	const char *t = getenv("timeout");
 	const char *m = getenv("IOPORT_MARKER");
+	const char *fi = getenv("faultinject");
 	int timeout = t ? atoi(t) : 300;
 	char *names, *name, *save;
 	int nr = 0, count = 1, pid1 = getpid() == 1;
@@ -310,6 +338,8 @@ int main(int argc, char **argv)
 
 	if (m)
 		marker = strtol(m, NULL, 0);
+	if (fi && !strcmp(fi, "sleeping"))
+		fault_injection_sleeping();
 	if (!list || !*list)
 		list = "";
 	for (const char *p = list; *p; p++)

@@ -43,9 +43,8 @@ mkdir -p "$build/logs"
 done
 if [ "$kind" = debug ]; then
 	# KASAN, lockdep and friends under TCG are slow: more memory and time.
-	# Full port scans are too slow there; scan every 13th port and the edges.
 	boot_opts=(--mem 1G --prog-timeout 1800 --timeout 3600)
-	extra=(IOPORT_SCAN_STEP=13)
+	extra=("$fault_injection")
 fi
 "$lib/guest.sh" "$build/tree" "${selftests[@]}"
 
@@ -83,8 +82,7 @@ strict_report() {
 	fi
 }
 
-# Without fault injection built in, ioport_nomem skips by design.
-nomem_skips='/ioport_nomem/'
+# Without fault injection built in, the nomem_* cases skip by design.
 [ "$kind" = debug ] && nomem_skips='^$'
 # The debug boot ends with a kmemleak scan.
 last=()
@@ -106,17 +104,17 @@ else
 		--expect-kunit "$kunit_suites" --allow-skip "$nomem_skips" -- IOPL_EXPECT_MODE="$default_mode" \
 		"$hotplug_opt_in"
 	# Skipping CLI/STI as a NOP would betray a broken strict mode.
-	boot strict "$(list iopl_mode demo iopl ioport_access ioport_inherit ioport_switch ioport_smp ioport_fuzz)" \
-		--forbid "pretending it.s a NOP" -- iopl=strict "$hotplug_opt_in"
+	boot strict "$(list iopl_mode demo iopl ioperm_bitmap ioport_fuzz)" \
+		--forbid "pretending it.s a NOP" --allow-skip "$nomem_skips" -- iopl=strict "$hotplug_opt_in"
 	strict_report "$kernel/strict/report" "$build/logs/boot-$kernel-strict.log"
-	boot compat "$(list demo iopl iopl_mode ioport_access)" -- iopl=compat
+	boot compat "$(list demo iopl iopl_mode ioperm_bitmap)" --allow-skip "$nomem_skips|$hotplug_skip" -- iopl=compat
 	# The upstream iopl test "passes" on ENOSYS while testing nothing.
 	boot off "$(list demo ioperm "${ours[@]}" ioport_fuzz "${last[@]}")" \
 		--allow-skip "$off_skips|$nomem_skips" -- iopl=off "$hotplug_opt_in"
-	boot bogus "$(list iopl_mode)" -- iopl=bogus IOPL_EXPECT_MODE="$default_mode"
+	boot bogus "$(list demo iopl_mode)" -- iopl=bogus IOPL_EXPECT_MODE="$default_mode"
 	if [ $variants = 1 ]; then
 		for m in strict off; do
-			kernel=patched-$m boot default iopl_mode -- IOPL_EXPECT_MODE=$m
+			kernel=patched-$m boot default "$(list demo iopl_mode)" -- IOPL_EXPECT_MODE=$m
 		done
 	fi
 fi
@@ -124,7 +122,7 @@ fi
 # CPU hotplug at scale: CPUs 1-3 offline and online 34 times each while
 # tasks with bitmaps and iopl(3) probe on every CPU.
 if [ $hotplug = 1 ] && [ "$kind" = patched ]; then
-	boot hotplug ioport_smp -- IOPL_EXPECT_MODE="$default_mode" IOPORT_HOTPLUG_ROUNDS=34
+	boot hotplug ioperm_bitmap --allow-skip "$nomem_skips" -- IOPORT_HOTPLUG_ROUNDS=34
 	n=$(console "$build/logs/boot-$kernel-hotplug.log" |
 		sed -n 's/.*# hotplug cycles: \([0-9]*\).*/\1/p' | tail -n 1)
 	if [ "${n:-0}" -ge 100 ]; then

@@ -157,7 +157,7 @@ kernel_of() {
 }
 
 # 4. The boots
-off_skips_all="$off_skips|/ioport_nomem/"
+off_skips_all="$off_skips|$nomem_skips"
 boot() {
 	local name=$1 kind=$2 runlist=$3 rel log status=0
 	shift 3
@@ -172,16 +172,16 @@ boot() {
 	judge "$log" "debian/$name" "$status" "${opts[@]}"
 }
 {
-	boot stock stock "$(list "${run_all[@]}")" --allow-skip '/ioport_nomem/' \
+	boot stock stock "$(list "${run_all[@]}")" --allow-skip "$nomem_skips" \
 		--changed "^debian/stock/($(IFS='|'; echo "${ours[*]}"))(/|\$)" -- \
 		IOPL_EXPECT_MODE=compat "$hotplug_opt_in"
 	# Debian's kernel knows no iopl=: asked for strict, it stays compat,
 	# and the test of the mode shows what the series adds
 	boot stock-strict stock "$(list system iopl_mode)" \
 		--changed "^debian/stock-strict/iopl_mode(/|\$)" -- iopl=strict
-	boot "$default_mode-pti" patched "$(list "${run_all[@]}")" --allow-skip '/ioport_nomem/' -- \
+	boot "$default_mode-pti" patched "$(list "${run_all[@]}")" --allow-skip "$nomem_skips" -- \
 		pti=on IOPL_EXPECT_MODE="$default_mode" "$hotplug_opt_in"
-	boot strict patched "$(list "${run_all[@]}")" --allow-skip '/ioport_nomem/' \
+	boot strict patched "$(list "${run_all[@]}")" --allow-skip "$nomem_skips" \
 		--forbid "pretending it.s a NOP" -- iopl=strict "$hotplug_opt_in"
 	boot off patched "$(list "${run_off[@]}")" --allow-skip "$off_skips_all" -- \
 		iopl=off "$hotplug_opt_in"

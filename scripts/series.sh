@@ -44,7 +44,7 @@ boot_tree() {
 	log=$build/logs/boot-${name//\//-}.log
 	"$lib/boot.sh" --initrd "$guest_dir/initramfs.cpio" "$build/$kernel/bzImage" "$log" \
 		"$(list demo "${present[@]}")" IOPL_EXPECT_MODE=compat || status=$?
-	# Without fault injection ioport_nomem skips by design.
+	# Without fault injection and the hotplug opt-in, cases skip by design.
 	verdict "$name" "$log" "$status" --allow-skip "$default_skips" "$@" | tee -a "$results"
 }
 

@@ -12,22 +12,19 @@
 #   --disk IMAGE      a raw disk image on virtio, the root file system
 #                     (root=/dev/vda): a whole system, whose own init
 #                     runs the programs (scripts/debian.sh)
-#   --scan MODE       the selftests' IOPORT_SCAN= (full: they read every
-#                     port they may; default: only 0x80 and 0xed, as on a
-#                     real machine, see scripts/porttrace.sh) (full)
 #   --qemu-arg ARG    one more QEMU argument (repeatable)
 #   --xen XEN         boot the hypervisor XEN with KERNEL as PV dom0, on
 #                     as many vCPUs, its console on hvc0
 # Environment: KARCH (x86_64, or i386 for qemu-system-i386), ACCEL (tcg).
 # SeaBIOS lists one CPU per socket in its MP table and the test kernels have
-# no ACPI: each CPU is a socket, or -smp 4 brings up one. The guest learns
-# the number as IOPORT_EXPECT_CPUS; verdict.sh --cpus checks it in the log.
+# no ACPI: each CPU is a socket, or -smp 4 brings up one; verdict.sh
+# --cpus checks the number in the log.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-usage="usage: boot.sh [--smp N] [--mem SIZE] [--timeout S] [--prog-timeout S] [--initrd FILE] [--disk IMAGE] [--scan MODE] [--qemu-arg ARG]... [--xen XEN] KERNEL LOG RUNLIST [CMDLINE...]"
+usage="usage: boot.sh [--smp N] [--mem SIZE] [--timeout S] [--prog-timeout S] [--initrd FILE] [--disk IMAGE] [--qemu-arg ARG]... [--xen XEN] KERNEL LOG RUNLIST [CMDLINE...]"
 cpus=$default_cpus mem=512M timeout=900 prog_timeout=300 initrd=$guest/initramfs.cpio
-scan=full xen='' disk='' extra=()
+xen='' disk='' extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smp) cpus=$2 ;;
@@ -36,7 +33,6 @@ while [ $# -gt 0 ]; do
 	--prog-timeout) prog_timeout=$2 ;;
 	--initrd) initrd=$2 ;;
 	--disk) disk=$2 ;;
-	--scan) scan=$2 ;;
 	--qemu-arg) extra+=("$2") ;;
 	--xen) xen=$2 ;;
 	--*) die "$usage" ;;
@@ -53,7 +49,7 @@ shift 3
 [ -f "$kernel" ] || die "boot: kernel $kernel not found"
 [ -f "$initrd" ] || die "boot: $initrd not found"
 
-guest_args="panic=-1 run=$runlist timeout=$prog_timeout IOPORT_EXPECT_CPUS=$cpus IOPORT_SCAN=$scan $*"
+guest_args="panic=-1 run=$runlist timeout=$prog_timeout $*"
 smp=("-smp" "$cpus,sockets=$cpus,cores=1,threads=1")
 if [ -n "$disk" ]; then
 	[ -f "$disk" ] || die "boot: disk image $disk not found"

@@ -86,15 +86,21 @@ esac
 guest=$build/guest$ksuffix	# the guest's root and initramfs (lib/guest.sh)
 # Our selftests, in the order the boots run them, and all the selftests
 # built into the guest from tools/testing/selftests/x86
-ours=(iopl_mode ioport_access ioport_inherit ioport_switch ioport_stress ioport_smp ioport_nomem)
+ours=(iopl_mode ioperm_bitmap)
 selftests=(iopl ioperm "${ours[@]}")
-# ioport_smp's CPU hotplug runs only when asked for; the boots that run
-# it ask for three rounds. Without that, and ioport_nomem without fault
-# injection, our selftests skip by design.
+# ioperm_bitmap's CPU hotplug runs only when asked for; the boots that
+# run it ask for three rounds. Without that, and its allocation failure
+# cases without fault injection of sleeping allocations, it skips by
+# design.
 hotplug_opt_in=IOPORT_HOTPLUG_ROUNDS=3
-default_skips='/ioport_nomem/|/ioport_smp/global\.cpu_hotplug$'
+nomem_skips='/ioperm_bitmap/global\.nomem_[a-z_]+$'
+hotplug_skip='/ioperm_bitmap/cpu\.hotplug$'
+default_skips="$nomem_skips|$hotplug_skip"
 # With iopl=off these test cases skip by design; any other SKIP fails.
-off_skips='[/.](iopl_levels|iopl_privilege|iopl_restores_ioperm_bitmap|fork_inherits_iopl|threads_iopl_per_thread|execve_keeps_iopl|pair\.iopl_and_(bitmap|none)\.switch_back_and_forth|each_cpu_invalidates_its_own_tss_iopl)$'
+off_skips='/ioperm_bitmap/(global\.(iopl_levels|iopl_privilege|iopl_restores_ioperm_bitmap|fork_inherits_iopl|threads_iopl_per_thread|execve_keeps_iopl)|pair\.iopl_and_(bitmap|none)\.switch_back_and_forth)$'
+# guest/init.c's word that sets failslab and fail_page_alloc to fail
+# sleeping allocations too, for ioperm_bitmap's nomem_* cases
+fault_injection=faultinject=sleeping
 # The test config (32-bit on i386), and the patched kernel's: the test
 # config plus the KUnit suite; the sanitizer kernel's adds debug.config.
 base_config=("$top/config/test.config")
