@@ -119,8 +119,9 @@ else
 	fi
 fi
 
-# CPU hotplug at scale: CPUs 1-3 offline and online 34 times each while
-# tasks with bitmaps and iopl(3) probe on every CPU.
+# CPU hotplug at scale: CPUs 1-3 offline and online 34 times each, tasks
+# with bitmaps, iopl(3) and none leaving their TSS state there before and
+# checking their ports there after.
 if [ $hotplug = 1 ] && [ "$kind" = patched ]; then
 	boot hotplug ioperm_bitmap --allow-skip "$nomem_skips" -- IOPORT_HOTPLUG_ROUNDS=34
 	n=$(console "$build/logs/boot-$kernel-hotplug.log" |
