@@ -49,8 +49,9 @@ judge() {
 	superiotool) want='No Super I/O found|Found' ;;
 	stress-ng) want='metrc: \[[0-9]+\] ioport +[1-9][0-9]*' ;;
 	esac
-	# The message: the line that shows it worked, or the last line (the
-	# error) when it failed.
+	# The message: the line that shows it worked, or, when it failed, its
+	# last error in its own name ("PROG: ...", hwclock's before the rest
+	# of its --verbose lines), else its last line.
 	if [ "$status" = "exit 0" ] && { [ -z "$want" ] || grep -Eq "$want" <<<"$out"; }; then
 		msg=$(grep -Em1 "${want:-.}" <<<"$out" || true)
 		[ "$prog" != stress-ng ] ||	# bogo ops of the ioport stressor
@@ -59,7 +60,8 @@ judge() {
 		[ "$retries" = 0 ] || msg+=" (after $retries clock-tick synchronization failure(s), run again)"
 		printf 'works\t%s\n' "${msg:-(no output)}"
 	else
-		msg=$(tail -n1 <<<"$out")
+		msg=$(grep "^$prog: " <<<"$out" | tail -n1 || true)
+		[ -n "$msg" ] || msg=$(tail -n1 <<<"$out")
 		printf 'fails\t%s (%s)\n' "${msg:-(no output)}" "${status:-no result}"
 	fi
 }
