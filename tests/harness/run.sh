@@ -89,7 +89,8 @@ done
 
 # The port trace's judge (scripts/porttrace.sh --judge) on traces of a boot
 # that ran eight programs, the selftests of the series before they were
-# folded into two (crafted from a real one, and one real trace):
+# folded into two (crafted from a real one, one real trace, and one window
+# rebuilt from the lines that a report of a failure quoted):
 # porttrace/NAME.trace; porttrace/NAME.expect is its exact output.
 for trace in "$dir"/porttrace/*.trace; do
 	name=$(basename "$trace" .trace)
