@@ -59,17 +59,20 @@ shell: patched guest ## boot the patched kernel with a shell on this terminal (C
 # (every mode, the Kconfig build variants, KUnit), the host checks
 # (checkpatch, docs, Debian's programs), the boot matrix on i386. The
 # checks that do not depend on the tree run once, with 6.12: the
-# harness's own tests, the parity of the two series, the figures, the port trace and
-# CPU hotplug at scale. Without TREE=, 6.12 runs in full and 6.1 on
+# harness's own tests, the parity of the two series, the figures, the port trace,
+# CPU hotplug at scale and one Xen PV dom0 boot of the patched kernel (the
+# Xen PV fix shows nowhere else). Without TREE=, 6.12 runs in full and 6.1 on
 # x86_64 without the build variants and i386: both trees in full take
 # longer than CI's 90 minutes on 2 cores. check-all runs both in full.
 ifdef TREE
 ONCE := $(if $(filter 6.12,$(TREE)),--parity --porttrace --figures)
 CHECK_JOBS := --job "$(TREE) check.sh patched $(if $(ONCE),--hotplug)" \
-	--job "$(TREE) host-checks.sh --harness $(ONCE)" --job "$(TREE)-i386 check.sh patched"
+	--job "$(TREE) host-checks.sh --harness $(ONCE)" --job "$(TREE)-i386 check.sh patched" \
+	$(if $(ONCE),--job "$(TREE) xen.sh --patched")
 else
 CHECK_JOBS := --job "6.12 check.sh patched --hotplug" \
 	--job "6.12 host-checks.sh --harness --parity --porttrace --figures" \
+	--job "6.12 xen.sh --patched" \
 	--job "6.12-i386 check.sh patched" \
 	--job "6.1 check.sh patched --no-variants" --job "6.1 host-checks.sh"
 endif

@@ -1,9 +1,15 @@
 #!/bin/bash
-# Write build/$TREE/outgoing/SET/ for each set of patches/$TREE/sets: the
-# set's commits of build/$TREE/tree as mails for git send-email, with the
-# cover letter from patches/cover-letter-$TREE-SET.txt and To:/Cc: from the
-# tree's get_maintainer.pl. Nothing is sent: a person signs each set and
-# sends it.
+# Write build/$TREE/outgoing/SET/ for each set of patches/$TREE/sets. Nothing
+# is sent: a person signs each set and sends it. A set is one of three kinds,
+# by the template that patches/ holds for it:
+#   patches/security-SET.txt           a security report (the Xen PV fix): the
+#       report as cover letter and the set's commits, addressed to the Linux
+#       and Xen security teams with the maintainers on Cc and no public list,
+#       to be sent with git send-email --suppress-cc=all (SEND says so);
+#   patches/stable-request-$TREE-SET.txt  a mail asking stable@ to pick an
+#       upstream commit (the set's patch is its backport, carried here);
+#   patches/cover-letter-$TREE-SET.txt  an ordinary posting: the set's
+#       commits as mails, with To:/Cc: from the tree's get_maintainer.pl.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
@@ -58,11 +64,12 @@ insert_headers() {
 unique() { awk 'NF && !seen[tolower($0)]++'; }
 minus() { awk 'NR == FNR { drop[tolower($0)] = 1; next } !drop[tolower($0)]' "$1" -; }
 
-# cover_letter NAME COUNT OUT: OUT's cover letter filled in from the set's
-# template, which must describe COUNT patches
+# cover_letter TEMPLATE NAME COUNT OUT: OUT's cover letter filled in from
+# TEMPLATE, which must describe COUNT patches
 cover_letter() {
-	local template=$top/patches/cover-letter-$tree_version-$1.txt cover=$3/0000-cover-letter.patch
+	local template=$1 cover=$4/0000-cover-letter.patch
 	local subject described
+	shift
 	[ -f "$template" ] || die "outgoing: no ${template#"$top/"}"
 	subject=$(sed -n 1p "$template")
 	[ -n "$subject" ] || die "outgoing: ${template#"$top/"}: the first line must be the subject"
@@ -85,10 +92,22 @@ cover_letter() {
 		die "outgoing: the cover letter still has format-patch's placeholders"
 }
 
+# The security teams, and the public lists that a security report must not
+# reach before they set the schedule.
+security_to=(security@kernel.org security@xen.org)
+public_lists='@vger\.kernel\.org|@lists\.|linux-kernel@'
+
 # write_set NAME FIRST LAST: $outdir/NAME/, the mails of commits FIRST..LAST
 write_set() {
-	local name=$1 first=$2 last=$3 out=$outdir/$1 cover p to cc
+	local name=$1 first=$2 last=$3 out=$outdir/$1 cover p to cc template private=0
 	local to_list cc_list
+	template=$top/patches/cover-letter-$tree_version-$name.txt
+	if [ -f "$top/patches/security-$name.txt" ]; then
+		template=$top/patches/security-$name.txt private=1
+	elif [ -f "$top/patches/stable-request-$tree_version-$name.txt" ]; then
+		stable_request "$name" "$top/patches/stable-request-$tree_version-$name.txt"
+		return
+	fi
 	step "outgoing: $name: format-patch of patches $first-$last into ${out#"$top/"}/"
 	mkdir -p "$out"
 	# The cover letter's From: and the Message-Ids are the committer's:
@@ -100,19 +119,23 @@ write_set() {
 		"${commits[first - 1]}^..${commits[last - 1]}" ||
 		die "outgoing: git format-patch failed"
 	cover=$out/0000-cover-letter.patch
-	cover_letter "$name" $((last - first + 1)) "$out"
+	cover_letter "$template" "$name" $((last - first + 1)) "$out"
 
 	: >"$out/to.all"
 	: >"$out/cc.all"
 	for p in "$out"/[0-9]*.patch; do
 		[ "$p" != "$cover" ] || continue
-		to=$( { maintainers --no-l "$p"; echo x86@kernel.org; } | unique) || exit 1
-		cc=$( { maintainers --no-m --no-r "$p"; echo linux-kernel@vger.kernel.org; } | unique) || exit 1
-		# The Xen PV fix touches only cpu/common.c: add the Xen maintainers.
-		case $p in
-		*-x86-cpu-Set-up-the-TSS-I-O-bitmap-in-cpu_init.patch)
-			cc+=$'\n'$( { maintainers -f arch/x86/xen/smp_pv.c; echo xen-devel@lists.xenproject.org; }) || exit 1 ;;
-		esac
+		if [ $private = 1 ]; then
+			# The security teams; the maintainers, people only, on Cc:
+			# x86's, and Xen's for the Xen PV fix, which touches only
+			# cpu/common.c.
+			to=$(printf '%s\n' "${security_to[@]}")
+			cc=$( { maintainers --no-l "$p"; echo x86@kernel.org
+				maintainers --no-l -f arch/x86/xen/smp_pv.c; } | unique) || exit 1
+		else
+			to=$( { maintainers --no-l "$p"; echo x86@kernel.org; } | unique) || exit 1
+			cc=$( { maintainers --no-m --no-r "$p"; echo linux-kernel@vger.kernel.org; } | unique) || exit 1
+		fi
 		printf '%s\n' "$to" >"$out/to.patch"
 		cc=$(printf '%s\n' "$cc" | unique | minus "$out/to.patch")
 		mapfile -t to_list <<<"$to"
@@ -126,17 +149,46 @@ write_set() {
 	mapfile -t cc_list < <(unique <"$out/cc.all" | minus "$out/to.patch")
 	insert_headers "$cover" "$(header To "${to_list[@]}"; header Cc "${cc_list[@]}")"$'\n'
 	rm -f "$out/to.all" "$out/cc.all" "$out/to.patch"
+	[ $private = 1 ] || return 0
+	# git send-email adds the Cc: tags of a patch (stable@vger.kernel.org)
+	# unless told not to; a report must reach the security teams only.
+	for p in "$out"/*.patch; do
+		! awk '/^$/ { exit } { print }' "$p" | grep -Ei "^(To|Cc):.*($public_lists)|^ +.*($public_lists)" ||
+			die "outgoing: $name: a public list in the headers of ${p#"$top/"}"
+	done
+	cat >"$out/SEND" <<-EOF
+	A security report: the Linux and Xen security teams first, no public
+	list, until they set the schedule. Send it exactly so, after signing:
+	    git send-email --suppress-cc=all ${out#"$top/"}/*.patch
+	EOF
+}
+
+# stable_request NAME TEMPLATE: $outdir/NAME/0000-stable-request.txt, a
+# mail to stable@ from TEMPLATE (its first line the subject), asking to
+# pick the upstream commit that the set's patch backports
+stable_request() {
+	local out=$outdir/$1 mail
+	mail=$out/0000-stable-request.txt
+	step "outgoing: $1: a request to stable@ from ${2#"$top/"} into ${out#"$top/"}/"
+	mkdir -p "$out"
+	{
+		echo "From: $(git -C "$tree" log -1 --format='%an <%ae>' "$head")"
+		echo "To: stable@vger.kernel.org"
+		echo "Subject: $(sed -n 1p "$2")"
+		echo
+		sed -n '3,$p' "$2"
+	} >"$mail"
 }
 
 rm -rf "$outdir"
 while read -r name _ first last; do
 	write_set "$name" "$first" "$last"
 done <<<"$sets"
-ls "$outdir"/*/*-x86-cpu-Set-up-the-TSS-I-O-bitmap-in-cpu_init.patch >/dev/null 2>&1 ||
-	die "outgoing: no patch 'x86/cpu: Set up the TSS I/O bitmap in cpu_init()' in any set"
+ls "$outdir"/*/SEND >/dev/null 2>&1 ||
+	die "outgoing: no set is a security report (patches/security-SET.txt)"
 
 step "outgoing: $(wc -l <<<"$sets") sets in ${outdir#"$top/"}/; a person signs and sends each"
 for d in "$outdir"/*/; do
-	echo "${d#"$top/"}: $(sed -n 's/^Subject: //p' "$d/0000-cover-letter.patch" | head -1)"
+	echo "${d#"$top/"}: $(sed -n 's/^Subject: //p' "$d"/0000-* | head -1)"
 	ls "$d"
 done
