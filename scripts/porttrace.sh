@@ -58,21 +58,18 @@ if [ "${1:-}" = --judge ]; then
 	exit 0
 fi
 
-selftests_tree=$build/tree initrd=$guest/initramfs.cpio
+# The guest of the other boots, or one of its own for another tree's selftests
+selftests_tree=$build/tree guest_dir=$guest
 if [ "${1:-}" = --selftests ]; then
 	[ $# -ge 2 ] || die "usage: porttrace.sh [--selftests TREE] [KERNEL-NAME]"
-	selftests_tree=$2 initrd=$build/guest-porttrace/initramfs.cpio
+	selftests_tree=$2 guest_dir=$build/guest-porttrace
 	shift 2
 fi
 kernel=${1:-patched}
 logs=$build/logs
 "$lib/tree.sh"
 [ "$kernel" != patched ] || "$lib/kbuild.sh" patched
-if [ "$selftests_tree" = "$build/tree" ]; then
-	"$lib/guest.sh" "$selftests_tree" "${selftests[@]}"
-else
-	"$lib/guest.sh" --out "$build/guest-porttrace" "$selftests_tree" "${selftests[@]}"
-fi
+"$lib/guest.sh" --out "$guest_dir" "$selftests_tree" "${selftests[@]}"
 
 # The trace cannot tell the kernel's accesses from the tests', so the
 # boot keeps the kernel's own away from the windows:
@@ -92,7 +89,7 @@ fi
 trace=$logs/porttrace.trace status=0
 step "porttrace: boot (log: $logs/porttrace.log)"
 rm -f "$trace"
-"$lib/boot.sh" --initrd "$initrd" --qemu-arg -debugcon --qemu-arg "file:$logs/porttrace.markers" \
+"$lib/boot.sh" --initrd "$guest_dir/initramfs.cpio" --qemu-arg -debugcon --qemu-arg "file:$logs/porttrace.markers" \
 	--qemu-arg -trace --qemu-arg memory_region_ops_read \
 	--qemu-arg -trace --qemu-arg memory_region_ops_write --qemu-arg -D --qemu-arg "$trace" \
 	"$build/$kernel/bzImage" "$logs/porttrace.log" "$(list "${programs[@]}")" \
