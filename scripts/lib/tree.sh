@@ -6,23 +6,38 @@
 # changed (a commit message alone, too) while nobody committed in the tree.
 # Commits in the tree that are not in patches/ are never thrown away: that
 # stops with a message.
-# tree.sh [--force]: --force rebuilds the tree from patches/ even so, and
-# keeps the old HEAD as a branch saved-DATE.
+# The base's subject names the Debian source version it was made from.
+# When Debian's linux-source changes (a security update), the tree is made
+# again on the new source and the series applied with git am; a patch
+# that no longer applies stops the build with its name and the file.
+# tree.sh [--force] [--src DIR --tree DIR --patches DIR]
+#   --force    rebuild the tree from patches/ even so, and keep the old
+#              HEAD as a branch saved-DATE
+#   --src, --tree, --patches  the pristine source (its version in
+#              DIR.stamp), the tree and the series (default build/$TREE/src,
+#              build/$TREE/tree, patches/$TREE); with --src nothing is
+#              unpacked (the host tests' fake sources)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-force=0
-case ${1:-} in
---force) force=1 ;;
-'') ;;
-*) die "usage: tree.sh [--force]" ;;
-esac
-
-tree=$build/tree
-applied=$build/tree.applied	# HEAD right after the last application
+usage="usage: tree.sh [--force] [--src DIR --tree DIR --patches DIR]"
+force=0 src=$build/src tree=$build/tree unpack=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--force) force=1; shift; continue ;;
+	--src) src=${2-} unpack=0 ;;
+	--tree) tree=${2-} ;;
+	--patches) patches=${2-} ;;
+	*) die "$usage" ;;
+	esac
+	[ $# -ge 2 ] || die "$usage"
+	shift 2
+done
+applied=$tree.applied	# HEAD right after the last application
 series=$patches/series
 
-"$lib/unpack.sh"
+[ $unpack = 0 ] || "$lib/unpack.sh"
+version=$(cut -d' ' -f2 "$src.stamp")
 
 # patch-ids of patches/ and of base..HEAD, one per line, in order
 ids_of_patches() {
@@ -37,9 +52,9 @@ ids_of_tree() {
 }
 
 make_base() {
-	step "tree: create $tree from build/src (one-time, about a minute)"
+	step "tree: create $tree from ${src#"$top/"} (Debian $version; about a minute)"
 	rm -rf "$tree" "$tree.tmp" "$applied"
-	cp -a "$build/src" "$tree.tmp"
+	cp -a "$src" "$tree.tmp"
 	(
 		cd "$tree.tmp"
 		git init -q
@@ -51,7 +66,7 @@ make_base() {
 		git add -f -A .
 		GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' \
 		GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' \
-			git commit -q -m "Debian $source_package $(cut -d' ' -f2 "$build/src.stamp")"
+			git commit -q -m "Debian $source_package $version"
 		git tag base
 	) || die "tree: could not create the base repository"
 	mv "$tree.tmp" "$tree"
@@ -92,8 +107,9 @@ for p in $(series_patches "$patches"); do
 done
 
 [ -d "$tree/.git" ] || make_base
+made_from=$(git -C "$tree" log -1 --format=%s base | sed 's/.* //')
 
-if [ $force = 1 ]; then
+if [ $force = 1 ] && [ "$made_from" = "$version" ]; then
 	old=$(git -C "$tree" rev-parse HEAD)
 	git -C "$tree" branch -f "saved-$(date +%Y%m%d-%H%M%S)" "$old"
 	step "tree: --force, old HEAD kept as branch saved-*"
@@ -107,6 +123,19 @@ fi
 head=$(git -C "$tree" rev-parse HEAD)
 untouched=0	# HEAD is what the last application left
 [ -f "$applied" ] && [ "$head" = "$(sed -n 1p "$applied")" ] && untouched=1
+
+# Debian's source changed since the tree was made: the series onto a new
+# base, unless the tree holds work that is not in patches/ (--force
+# drops it).
+if [ "$made_from" != "$version" ]; then
+	[ $force = 1 ] || [ $untouched = 1 ] || [ "$head" = "$(git -C "$tree" rev-parse base)" ] ||
+		[ "$(ids_of_tree)" = "$(ids_of_patches)" ] ||
+		die "tree: Debian's source is $version now, $tree was made from $made_from and holds commits that are not in ${patches#"$top/"}/; make export TREE=$tree_version first, or tree.sh --force to drop them"
+	step "tree: Debian's source changed from $made_from to $version: the series goes onto the new source"
+	make_base
+	apply_series
+	exit 0
+fi
 if [ "$(ids_of_tree)" = "$(ids_of_patches)" ]; then
 	# The same changes; a commit message may differ (patch-ids leave
 	# them out). A tree nobody committed in takes patches/' messages.

@@ -234,6 +234,9 @@ else
 fi
 rm -rf "$tmp"
 
+# tree.sh when Debian's linux-source changes, on fake source trees.
+"$dir/tree/source-update.sh" || bad=1
+
 # README against make help, results/ and the files it names (readme.sh).
 "$dir/readme.sh" || bad=1
 exit $bad
