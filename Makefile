@@ -56,14 +56,14 @@ shell: patched guest ## boot the patched kernel with a shell on this terminal (C
 	@$(S)/run.sh shell $(CMDLINE)
 
 # make check, what CI runs (.ci/run). Per tree: the boot matrix on x86_64
-# (every mode, the Kconfig build variants, KUnit), the host checks
+# (every mode, a kernel without X86_IOPL_IOPERM, KUnit), the host checks
 # (checkpatch, docs, Debian's programs), the boot matrix on i386. The
 # checks that do not depend on the tree run once, with 6.12: the
 # harness's own tests, the parity of the two series, the figures, the port trace,
 # CPU hotplug at scale and one Xen PV dom0 boot of the patched kernel (the
 # Xen PV fix shows nowhere else). Without TREE=, 6.12 runs in full and 6.1 on
-# x86_64 without the build variants and i386: both trees in full take
-# longer than CI's 90 minutes on 2 cores. check-all runs both in full.
+# x86_64 without i386: both trees in full take longer than CI's 90 minutes
+# on 2 cores. check-all runs both in full.
 ifdef TREE
 ONCE := $(if $(filter 6.12,$(TREE)),--parity --porttrace --figures)
 CHECK_JOBS := --job "$(TREE) check.sh patched $(if $(ONCE),--hotplug)" \
@@ -74,9 +74,9 @@ CHECK_JOBS := --job "6.12 check.sh patched --hotplug" \
 	--job "6.12 host-checks.sh --harness --parity --porttrace --figures" \
 	--job "6.12 xen.sh --patched" \
 	--job "6.12-i386 check.sh patched" \
-	--job "6.1 check.sh patched --no-variants" --job "6.1 host-checks.sh"
+	--job "6.1 check.sh patched" --job "6.1 host-checks.sh"
 endif
-check: deps ## the CI suite: 6.12 in full, 6.1 on x86_64 without build variants; host checks
+check: deps ## the CI suite: 6.12 in full, 6.1 on x86_64 only; host checks
 	@$(EACH) $(CHECK_JOBS)
 
 check-i386: deps ## the 32-bit boot matrix, both trees (make check runs 6.12's)
@@ -106,7 +106,7 @@ check-series: deps ## bisectability: every patch of the series builds and boots 
 check-xen: deps ## the stock and the patched kernel as Xen PV dom0, with the I/O-port tests
 	@$(EACH) $(if $(TREE),--trees $(TREE)) xen.sh
 
-check-debcfg: deps ## Debian's config.amd64_none_amd64: Kconfig default and W=1 warnings
+check-debcfg: deps ## Debian's config.amd64_none_amd64: the options the series needs, W=1 warnings
 	@$(EACH) $(if $(TREE),--trees $(TREE)) debian-config.sh
 
 check-debian: deps ## Debian's cloud config as a .deb, dpkg -i into Debian 12, booted under systemd

@@ -16,8 +16,7 @@
  * reachable (ioperm or iopl(3)) and probes it with inb(); it executes
  * CLI/STI, which must be skipped only under iopl(3) in compat mode and
  * fault otherwise. The mode is FUZZ_MODE, else iopl= on the kernel command
- * line, else IOPL_EXPECT_MODE (the Kconfig default, as make check passes
- * it), else compat (the stock kernel's behaviour). Port 0x80 is the POST diagnostic port
+ * line, else compat (the default). Port 0x80 is the POST diagnostic port
  * that the kernel itself uses for I/O delays; no other port is touched.
  *
  * Every child must end by exit(0): one killed by a signal (a fault outside
@@ -479,8 +478,6 @@ static const char *iopl_mode(void)
 	}
 	if (f)
 		fclose(f);
-	if (!mode)
-		mode = getenv("IOPL_EXPECT_MODE");
 	return mode ? mode : "compat";
 }
 

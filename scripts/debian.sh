@@ -16,7 +16,7 @@
 #                                judge one recorded console log (host tests)
 #
 # Boots: Debian's kernel (what the series adds is CHANGED), the patched
-# kernel in its Kconfig default mode with pti=on, iopl=strict, iopl=off.
+# kernel without iopl= (compat) with pti=on, iopl=strict, iopl=off.
 # docs/debian.md says what each proves and how to read a failure.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
@@ -38,9 +38,6 @@ case $tree_version in
 esac
 prefix=/usr/local/lib/iopl	# the tests in the image
 run_all=(system demo iopl ioperm "${ours[@]}" ioport_fuzz programs)
-# With iopl=off the upstream iopl test "passes" on ENOSYS while testing
-# nothing (as in scripts/check.sh)
-run_off=(system demo ioperm "${ours[@]}" ioport_fuzz programs)
 
 # judge LOG NAME STATUS [VERDICT-OPTION...]: the result lines of one boot.
 # The steps before the tests are named when they did not happen: systemd
@@ -90,7 +87,6 @@ mkdir -p "$build/logs" "$img"
 if [[ $parts = *boots* ]]; then
 # 1. The kernel package
 deb=$("$lib/debkbuild.sh" | tail -n 1)
-default_mode=$(sed -n 's/^CONFIG_X86_IOPL_MODE_\([A-Z]*\)=y$/\1/p' "$build/debian-kernel/obj/.config" | tr A-Z a-z)
 
 # 2. What the service runs: the selftests and init (as lib/guest.sh builds
 # them), guest/programs.c, and "system", the state of systemd
@@ -174,16 +170,16 @@ boot() {
 {
 	boot stock stock "$(list "${run_all[@]}")" --allow-skip "$nomem_skips" \
 		--changed "^debian/stock/($(IFS='|'; echo "${ours[*]}"))(/|\$)" -- \
-		IOPL_EXPECT_MODE=compat "$hotplug_opt_in"
+		"$hotplug_opt_in"
 	# Debian's kernel knows no iopl=: asked for strict, it stays compat,
-	# and the test of the mode shows what the series adds
-	boot stock-strict stock "$(list system iopl_mode)" \
-		--changed "^debian/stock-strict/iopl_mode(/|\$)" -- iopl=strict
-	boot "$default_mode-pti" patched "$(list "${run_all[@]}")" --allow-skip "$nomem_skips" -- \
-		pti=on IOPL_EXPECT_MODE="$default_mode" "$hotplug_opt_in"
+	# and the iopl test, which expects strict, shows what the series adds
+	boot stock-strict stock "$(list system iopl)" \
+		--changed "^debian/stock-strict/iopl(/|\$)" -- iopl=strict
+	boot compat-pti patched "$(list "${run_all[@]}")" --allow-skip "$nomem_skips" -- \
+		pti=on "$hotplug_opt_in"
 	boot strict patched "$(list "${run_all[@]}")" --allow-skip "$nomem_skips" \
 		--forbid "pretending it.s a NOP" -- iopl=strict "$hotplug_opt_in"
-	boot off patched "$(list "${run_off[@]}")" --allow-skip "$off_skips_all" -- \
+	boot off patched "$(list "${run_all[@]}")" --allow-skip "$off_skips_all" -- \
 		iopl=off "$hotplug_opt_in"
 	# The patched kernel has only the modules of the lsmod recorded from
 	# Debian's kernel (lib/debkbuild.sh): Debian's kernel must load no other
@@ -199,7 +195,7 @@ boot() {
 	fi
 	# Debian's programs in each boot, against tests/programs.expect
 	"$top/scripts/programs.sh" --judge --cells stock "$build/logs/boot-debian-stock.log" \
-		compat "$build/logs/boot-debian-$default_mode-pti.log" \
+		compat "$build/logs/boot-debian-compat-pti.log" \
 		strict "$build/logs/boot-debian-strict.log" off "$build/logs/boot-debian-off.log" |
 		sed -u 's#^\(PASS\|FAIL\) programs/#\1 debian/programs/#' || true
 } | tee -a "$results"
@@ -231,5 +227,5 @@ xen_patched=$("$lib/debkbuild.sh" --xen | tail -n 1)
 fi
 
 [[ $parts != *boots* ]] ||
-	echo "debian $tree_version: $(du -h "$deb" | cut -f1) ${deb##*/}, bzImage $(du -h "$build/debian-kernel/obj/arch/x86/boot/bzImage" | cut -f1), Kconfig default iopl=$default_mode"
+	echo "debian $tree_version: $(du -h "$deb" | cut -f1) ${deb##*/}, bzImage $(du -h "$build/debian-kernel/obj/arch/x86/boot/bzImage" | cut -f1)"
 summarize "$results"

@@ -71,7 +71,7 @@ cover_letter() {
 	local subject described
 	shift
 	[ -f "$template" ] || die "outgoing: no ${template#"$top/"}"
-	subject=$(sed -n 1p "$template")
+	subject=$(sed -n '1{s/^\[RFC\] //;p}' "$template")
 	[ -n "$subject" ] || die "outgoing: ${template#"$top/"}: the first line must be the subject"
 	[ -z "$(sed -n 2p "$template")" ] ||
 		die "outgoing: ${template#"$top/"}: the second line must be blank"
@@ -99,7 +99,7 @@ public_lists='@vger\.kernel\.org|@lists\.|linux-kernel@'
 
 # write_set NAME FIRST LAST: $outdir/NAME/, the mails of commits FIRST..LAST
 write_set() {
-	local name=$1 first=$2 last=$3 out=$outdir/$1 cover p to cc template private=0
+	local name=$1 first=$2 last=$3 out=$outdir/$1 cover p to cc template private=0 prefix
 	local to_list cc_list
 	template=$top/patches/cover-letter-$tree_version-$name.txt
 	if [ -f "$top/patches/security-$name.txt" ]; then
@@ -108,14 +108,17 @@ write_set() {
 		stable_request "$name" "$top/patches/stable-request-$tree_version-$name.txt"
 		return
 	fi
-	step "outgoing: $name: format-patch of patches $first-$last into ${out#"$top/"}/"
+	# A template whose subject starts with "[RFC] " asks for comments only.
+	prefix=PATCH
+	[ "$(head -c 6 "$template")" != "[RFC] " ] || prefix="RFC PATCH"
+	step "outgoing: $name: format-patch of patches $first-$last into ${out#"$top/"}/ ($prefix)"
 	mkdir -p "$out"
 	# The cover letter's From: and the Message-Ids are the committer's:
 	# use the series' author, not the tree's harness identity.
 	GIT_COMMITTER_NAME=$(git -C "$tree" log -1 --format=%an "$head") \
 	GIT_COMMITTER_EMAIL=$(git -C "$tree" log -1 --format=%ae "$head") \
 		git -C "$tree" format-patch -q --cover-letter --cover-from-description=none \
-		--thread --notes --numbered --subject-prefix=PATCH -o "$out" \
+		--thread --notes --numbered --subject-prefix="$prefix" -o "$out" \
 		"${commits[first - 1]}^..${commits[last - 1]}" ||
 		die "outgoing: git format-patch failed"
 	cover=$out/0000-cover-letter.patch

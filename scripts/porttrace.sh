@@ -23,7 +23,7 @@ set -euo pipefail
 
 marker=0xe9		# QEMU's -debugcon port: the harness's own
 allowed="0x80 0xed"
-programs=(ioperm "${ours[@]}")
+programs=(iopl ioperm "${ours[@]}")
 
 # ports TRACE: the ports accessed inside the windows, one per line, sorted;
 # prints "windows N" to fd 3

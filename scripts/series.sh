@@ -43,7 +43,7 @@ boot_tree() {
 	"$lib/guest.sh" --out "$guest_dir" "$wt" "${present[@]}"
 	log=$build/logs/boot-${name//\//-}.log
 	"$lib/boot.sh" --initrd "$guest_dir/initramfs.cpio" "$build/$kernel/bzImage" "$log" \
-		"$(list demo "${present[@]}")" IOPL_EXPECT_MODE=compat || status=$?
+		"$(list demo "${present[@]}")" || status=$?
 	# Without fault injection and the hotplug opt-in, cases skip by design.
 	verdict "$name" "$log" "$status" --allow-skip "$default_skips" "$@" | tee -a "$results"
 }

@@ -86,7 +86,7 @@ esac
 guest=$build/guest$ksuffix	# the guest's root and initramfs (lib/guest.sh)
 # Our selftests, in the order the boots run them, and all the selftests
 # built into the guest from tools/testing/selftests/x86
-ours=(iopl_mode ioperm_bitmap)
+ours=(ioperm_bitmap)
 selftests=(iopl ioperm "${ours[@]}")
 # ioperm_bitmap's CPU hotplug runs only when asked for; the boots that
 # run it ask for three rounds. Without that, and its allocation failure
@@ -96,6 +96,9 @@ hotplug_opt_in=IOPORT_HOTPLUG_ROUNDS=3
 nomem_skips='/ioperm_bitmap/global\.nomem_[a-z_]+$'
 hotplug_skip='/ioperm_bitmap/cpu\.hotplug$'
 default_skips="$nomem_skips|$hotplug_skip"
+# On a kernel built without X86_IOPL_IOPERM the programs and every case of
+# ioperm_bitmap skip.
+no_ioperm_skips='/(demo|iopl|ioperm|ioperm_bitmap(/.*)?)$'
 # With iopl=off these test cases skip by design; any other SKIP fails.
 off_skips='/ioperm_bitmap/(global\.(iopl_levels|iopl_privilege|iopl_restores_ioperm_bitmap|fork_inherits_iopl|threads_iopl_per_thread|execve_keeps_iopl)|pair\.iopl_and_(bitmap|none)\.switch_back_and_forth)$'
 # guest/init.c's word that sets failslab and fail_page_alloc to fail
@@ -163,15 +166,6 @@ series_sets() {
 
 # list A B...: comma-separated, as the guest's run= wants it
 list() { (IFS=,; echo "$*"); }
-
-# default_mode KERNEL: the iopl= mode that build/$TREE/KERNEL's Kconfig
-# picks when the command line names none (strict, compat or off)
-default_mode() {
-	local mode
-	mode=$(sed -n 's/^CONFIG_X86_IOPL_MODE_\([A-Z]*\)=y$/\1/p' "$build/$1/.config" | tr A-Z a-z)
-	[ -n "$mode" ] || die "no CONFIG_X86_IOPL_MODE_* in $build/$1/.config"
-	echo "$mode"
-}
 
 # kbuild_env: the fixed KBUILD_BUILD_* variables of every kernel build,
 # and ccache with paths relative to build/$TREE; sets kmake to the make

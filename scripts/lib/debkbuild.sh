@@ -69,12 +69,11 @@ step "debkbuild: Debian's config.amd64_none_$flavour + ${changes#"$top/"}, oldde
 		"${kmake[@]}" olddefconfig
 } >"$log" 2>&1 || die "debkbuild: configuration failed, see $log"
 # Every built-in option that differs from Debian's here must be explained:
-# the series' own options take their Kconfig defaults; debug info's own
-# options go with CONFIG_DEBUG_INFO_NONE; the signing options that
-# Debian's file leaves out (Debian signs in its own packaging) take their
-# defaults, a key this build makes; the compiler's and rustc's version
-# strings and the build salt are the build machine's.
-explained='^(CONFIG_X86_IOPL_MODE_[A-Z]+|CONFIG_DEBUG_INFO[A-Z0-9_]*|CONFIG_PAHOLE_[A-Z0-9_]+|CONFIG_MODULE_SIG_ALL|CONFIG_MODULE_SIG_KEY|CONFIG_SYSTEM_TRUSTED_KEYS|CONFIG_SYSTEM_REVOCATION_KEYS|CONFIG_CC_VERSION_TEXT|CONFIG_RUSTC_[A-Z0-9_]+|CONFIG_BUILD_SALT|CONFIG_MODULE_ALLOW_BTF_MISMATCH|CONFIG_PROBE_EVENTS_BTF_ARGS)$'
+# debug info's own options go with CONFIG_DEBUG_INFO_NONE; the signing
+# options that Debian's file leaves out (Debian signs in its own
+# packaging) take their defaults, a key this build makes; the compiler's
+# and rustc's version strings and the build salt are the build machine's.
+explained='^(CONFIG_DEBUG_INFO[A-Z0-9_]*|CONFIG_PAHOLE_[A-Z0-9_]+|CONFIG_MODULE_SIG_ALL|CONFIG_MODULE_SIG_KEY|CONFIG_SYSTEM_TRUSTED_KEYS|CONFIG_SYSTEM_REVOCATION_KEYS|CONFIG_CC_VERSION_TEXT|CONFIG_RUSTC_[A-Z0-9_]+|CONFIG_BUILD_SALT|CONFIG_MODULE_ALLOW_BTF_MISMATCH|CONFIG_PROBE_EVENTS_BTF_ARGS)$'
 changed=$build/logs/debian-config-changes-$flavour.txt
 diff <(builtins "$obj/.config.debian") <(builtins "$obj/.config") | grep '^[<>] ' >"$changed" || true
 unexplained=$(sed 's/^[<>] //; s/=.*//' "$changed" | sort -u | grep -Ev "$explained" || true)
@@ -82,8 +81,7 @@ unexplained=$(sed 's/^[<>] //; s/=.*//' "$changed" | sort -u | grep -Ev "$explai
 	die "debkbuild: built-in options changed that config/debian.config does not explain: $(echo $unexplained) (see $changed)"
 
 if [ $flavour = amd64 ]; then
-	step "debkbuild: make bzImage, Kconfig's default iopl= mode:" \
-		"$(sed -n 's/^CONFIG_X86_IOPL_MODE_\([A-Z]*\)=y$/\1/p' "$obj/.config" | tr A-Z a-z) (log: $log)"
+	step "debkbuild: make bzImage (log: $log)"
 	"${kmake[@]}" bzImage >>"$log" 2>&1 ||
 		{ tail -n 20 "$log" >&2; die "debkbuild: make bzImage failed, see $log"; }
 	printf '%s\n' "$fingerprint" >"$out/.fingerprint"
@@ -103,14 +101,13 @@ dropped=$build/logs/debian-config-localmodconfig.txt
 diff <(builtins "$obj/.config.olddefconfig") <(builtins "$obj/.config") | grep '^[<>] ' >"$dropped" || true
 for opt in X86_IOPL_IOPERM PARAVIRT_XXL XEN_PV XEN_DOM0 SMP ACPI NR_CPUS RANDOMIZE_BASE X86_KERNEL_IBT \
 	PREEMPT_DYNAMIC PREEMPT_VOLUNTARY RETPOLINE MITIGATION_RETPOLINE PAGE_TABLE_ISOLATION \
-	MITIGATION_PAGE_TABLE_ISOLATION X86_IOPL_MODE_COMPAT X86_IOPL_MODE_STRICT X86_IOPL_MODE_OFF; do
+	MITIGATION_PAGE_TABLE_ISOLATION; do
 	[ "$(grep "^CONFIG_$opt=" "$obj/.config.debian")" = "$(grep "^CONFIG_$opt=" "$obj/.config.olddefconfig")" ] ||
-		case $opt in X86_IOPL_MODE_*) ;; *) die "debkbuild: CONFIG_$opt differs from Debian's" ;; esac
+		die "debkbuild: CONFIG_$opt differs from Debian's"
 	[ "$(grep "^CONFIG_$opt=" "$obj/.config.olddefconfig")" = "$(grep "^CONFIG_$opt=" "$obj/.config")" ] ||
 		die "debkbuild: localmodconfig changed CONFIG_$opt"
 done
-step "debkbuild: Kconfig's default iopl= mode: $(sed -n 's/^CONFIG_X86_IOPL_MODE_\([A-Z]*\)=y$/\1/p' "$obj/.config" | tr A-Z a-z);" \
-	"$(grep -c '=m$' "$obj/.config") modules (Debian's: $(grep -c '=m$' "$obj/.config.debian"))"
+step "debkbuild: $(grep -c '=m$' "$obj/.config") modules (Debian's: $(grep -c '=m$' "$obj/.config.debian"))"
 
 step "debkbuild: make bindeb-pkg (log: $log; packages beside obj/)"
 "${kmake[@]}" bindeb-pkg >>"$log" 2>&1 ||
