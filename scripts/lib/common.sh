@@ -180,6 +180,28 @@ kbuild_env() {
 	fi
 }
 
+# kunit_tool: the directory of tree $TREE's tools/testing/kunit, whose
+# kunit_parser.py the judge imports for the KTAP layer: build/$TREE/tree's
+# or build/$TREE/src's, else the directory taken once from Debian's
+# linux-source tarball into build/$TREE/kunit-tool (a fresh clone's host
+# tests, which build nothing)
+kunit_tool() {
+	local d tmp
+	for d in "$build/tree" "$build/src" "$build/kunit-tool"; do
+		if [ -f "$d/tools/testing/kunit/kunit_parser.py" ]; then
+			echo "$d/tools/testing/kunit"
+			return
+		fi
+	done
+	[ -f "$tarball" ] || die "no $tarball, whose tools/testing/kunit the judge needs (make deps installs $source_package)"
+	mkdir -p "$build"
+	tmp=$(mktemp -d "$build/kunit-tool.XXXXXX")
+	tar -xJf "$tarball" -C "$tmp" --strip-components=1 --wildcards '*/tools/testing/kunit/*.py' ||
+		{ rm -rf "$tmp"; die "cannot take tools/testing/kunit out of $tarball"; }
+	mv -T "$tmp" "$build/kunit-tool" 2>/dev/null || rm -rf "$tmp"
+	echo "$build/kunit-tool/tools/testing/kunit"
+}
+
 # summarize RESULTS [PREFIX]: the summary line of a file of
 # PASS/FAIL/SKIP/CHANGED lines, PREFIX in front; fails when anything
 # failed or nothing passed.

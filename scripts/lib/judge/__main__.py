@@ -1,0 +1,81 @@
+"""judge: one parser of a boot's console log into a tree of results, and
+the rules that judge the tree. Run as python3 scripts/lib/judge COMMAND.
+
+  boot [OPTION...] LOG BOOT [QEMU-STATUS]
+      the result lines of the boot BOOT (scripts/lib/verdict.sh's)
+      --kunit-tool DIR   tools/testing/kunit of the tree (kunit_parser)
+      --allow-skip RE    a SKIP whose name RE matches stays a SKIP
+      --forbid RE        a kernel line RE matches is a report
+      --changed KEY --changes FILE
+                         the cases that FILE lists for the boot KEY may
+                         fail, as CHANGED: behaviour the series changes
+      --expect-kunit SUITE:CASES[,...]  suites the log must hold
+      --cpus N           the CPUs the kernel must bring up
+Exit status 1 when a result failed.
+"""
+import argparse
+import os
+import sys
+
+sys.dont_write_bytecode = True  # nothing written into the kernel tree it imports from
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktap  # noqa: E402
+import rules  # noqa: E402
+import tree  # noqa: E402
+
+
+def changes(path, key):
+    """The cases the data file PATH lists for the boot KEY: {case: why}"""
+    listed = {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if line.strip() and not line.startswith('#'):
+                cols = line.rstrip('\n').split('\t')
+                if len(cols) != 3 or not all(cols):
+                    sys.exit(f'judge: {path}:{n}: not BOOT<TAB>CASE<TAB>WHY')
+                if cols[0] == key:
+                    listed[cols[1]] = cols[2]
+    return listed
+
+
+def expected_suites(spec):
+    suites = {}
+    for item in filter(None, (spec or '').split(',')):
+        suite, _, cases = item.rpartition(':')
+        suites[suite] = int(cases)
+    return suites
+
+
+def boot(argv):
+    a = argparse.ArgumentParser(prog='judge boot')
+    a.add_argument('--kunit-tool', required=True)
+    a.add_argument('--allow-skip', default='')
+    a.add_argument('--forbid', default='')
+    a.add_argument('--changed', default='')
+    a.add_argument('--changes', required=True)
+    a.add_argument('--expect-kunit', action='append', default=[])
+    a.add_argument('--cpus', type=int, default=4)
+    a.add_argument('log')
+    a.add_argument('name')
+    a.add_argument('status', type=int, nargs='?', default=0)
+    o = a.parse_args(argv)
+    if not os.path.isfile(o.log):
+        print(f'FAIL {o.name}: no console log {o.log}')
+        return 1
+    ktap.load(o.kunit_tool)
+    options = rules.Options(
+        allow_skip=o.allow_skip,
+        changed=changes(o.changes, o.changed) if o.changed else {},
+        expect_kunit=expected_suites(','.join(o.expect_kunit)),
+        cpus=o.cpus)
+    lines = rules.Judge(tree.build(o.log, o.name, o.status, o.forbid), options).lines()
+    print('\n'.join(lines))
+    return int(any(l.startswith('FAIL ') for l in lines))
+
+
+COMMANDS = {'boot': boot}
+
+if __name__ == '__main__':
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        sys.exit(__doc__)
+    sys.exit(COMMANDS[sys.argv[1]](sys.argv[2:]))
