@@ -47,6 +47,13 @@ for log in "$dir"/logs/*.log; do
 		"${kunit[@]}" "$log" t "$status") || rc=$?
 	judge "verdict/$name" "$dir/logs/$name.expect" "$rc" "$out"
 done
+# The list of kinds of kernel report (scripts/lib/judge/reports.py): each
+# line of reports/lines, KIND and a recorded kernel line, is found as
+# KIND, every kind has one, and the lines of kind "none" are no report.
+rc=0
+python3 "$scripts/lib/judge" kinds "$dir/reports/lines" || rc=$?
+[ $rc = 0 ] || bad=1
+
 for log in "$dir"/fuzz/*.log; do
 	name=$(basename "$log" .log)
 	read -r trinity own <"$dir/fuzz/$name.args"

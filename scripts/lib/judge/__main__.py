@@ -11,6 +11,9 @@ the rules that judge the tree. Run as python3 scripts/lib/judge COMMAND.
                          fail, as CHANGED: behaviour the series changes
       --expect-kunit SUITE:CASES[,...]  suites the log must hold
       --cpus N           the CPUs the kernel must bring up
+  kinds FILE
+      the host test of the list of report kinds (reports.py): each line
+      of FILE, KIND<TAB>LINE, is found as KIND, and each kind has a line
 Exit status 1 when a result failed.
 """
 import argparse
@@ -20,6 +23,7 @@ import sys
 sys.dont_write_bytecode = True  # nothing written into the kernel tree it imports from
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ktap  # noqa: E402
+import reports  # noqa: E402
 import rules  # noqa: E402
 import tree  # noqa: E402
 
@@ -73,7 +77,14 @@ def boot(argv):
     return int(any(l.startswith('FAIL ') for l in lines))
 
 
-COMMANDS = {'boot': boot}
+def kinds(argv):
+    """kinds FILE: the host test of the list of report kinds"""
+    lines = reports.check(argv[0])
+    print('\n'.join(lines))
+    return int(any(l.startswith('FAIL ') for l in lines))
+
+
+COMMANDS = {'boot': boot, 'kinds': kinds}
 
 if __name__ == '__main__':
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -55,12 +55,12 @@ KINDS = [
     kind('divide error', r'divide error:', r'divide error' + DIE, SYZ),
     kind('invalid opcode', r'invalid opcode:', r'invalid opcode' + DIE, SYZ),
     kind('UBSAN', r'UBSAN:', r'UBSAN: [a-z-]+ in ', SYZ),
-    kind('reboot', r'Booting the kernel\.', None, SYZ),
+    kind('reboot', r'Booting the kernel.', None, SYZ),  # "." any character, as there
     kind('netdevice', r'unregister_netdevice: waiting for', r'unregister_netdevice: waiting for', SYZ),
     # Not in syzkaller's list:
     kind('Oops', r'Oops: |' + DIE, r'Oops: |' + DIE, 'arch/x86/kernel/dumpstack.c (die header)'),
     kind('stack dump', r'Call Trace:', r'Call Trace:', 'arch/x86/kernel/dumpstack.c (any stack dump)'),
-    kind('ODEBUG', r'ODEBUG:', r'ODEBUG: ', 'lib/debugobjects.c'),
+    kind('ODEBUG', r'ODEBUG:', r'ODEBUG: ', 'lib/debugobjects.c', ignore=r'ODEBUG: selftest passed'),
     kind('kmemleak', r'new suspected memory leaks|unreferenced object 0x',
          r'kmemleak: [0-9]+ new suspected memory leaks|unreferenced object 0x[0-9a-f]+ \(size',
          'mm/kmemleak.c'),
@@ -98,3 +98,21 @@ def in_program_line(text):
         if k.spliced and k.spliced.search(text) and not (k.ignore and k.ignore.search(text)):
             return k
     return None
+
+
+def check(path):
+    """The host test of the list: each line of PATH, "KIND<TAB>LINE"
+    (KIND "none" for a line that is no report), must be found as KIND,
+    and each kind must have a line. Result lines, and whether all passed."""
+    out, seen = [], set()
+    with open(path) as f:
+        rows = [l.rstrip('\n').split('\t', 1) for l in f if l.strip() and not l.startswith('#')]
+    for n, (title, line) in enumerate(rows, 1):
+        m = re.match(r'\[ *[0-9]+\.[0-9]+\] ', line)
+        found = in_kernel_line(line[m.end():] if m else line)
+        got = found.title if found else 'none'
+        name = f'host/reports/{title}' + (f'/{n}' if title == 'none' else '')
+        out.append(f'PASS {name}' if got == title else f'FAIL {name}: found as {got}: {line}')
+        seen.add(title)
+    out += [f'FAIL host/reports/{k.title}: no recorded line in {path}' for k in KINDS if k.title not in seen]
+    return out
