@@ -54,6 +54,21 @@ rc=0
 python3 "$scripts/lib/judge" kinds "$dir/reports/lines" || rc=$?
 [ $rc = 0 ] || bad=1
 
+# Where kunit_parser.py, which reads the KTAP documents for the judge, is
+# unfit for our input (the judge does the rest): kunit-parser/NAME.ktap, a
+# document, NAME.expect its reading by the tree's kunit_parser (judge
+# kunit-parser): nameless-skip, 6.1's kselftest_harness.h skip result
+# without a name, is no result to it; not-ok-skip, "not ok ... # SKIP",
+# is SKIPPED; lower-skip, "# skip", a success; outer-cut, init's document
+# fed whole: a program's document cut short takes init's results.
+tool=$(. "$scripts/lib/common.sh" && kunit_tool)
+for doc in "$dir"/kunit-parser/*.ktap; do
+	name=$(basename "$doc" .ktap)
+	rc=0
+	out=$(python3 "$scripts/lib/judge" kunit-parser "$tool" "$doc" 2>&1) || rc=$?
+	judge "kunit-parser/$name" "$dir/kunit-parser/$name.expect" "$rc" "$out"
+done
+
 for log in "$dir"/fuzz/*.log; do
 	name=$(basename "$log" .log)
 	read -r trinity own <"$dir/fuzz/$name.args"

@@ -14,6 +14,8 @@ the rules that judge the tree. Run as python3 scripts/lib/judge COMMAND.
   kinds FILE
       the host test of the list of report kinds (reports.py): each line
       of FILE, KIND<TAB>LINE, is found as KIND, and each kind has a line
+  kunit-parser TOOL FILE
+      kunit_parser's reading of the KTAP document FILE, one line per test
 Exit status 1 when a result failed.
 """
 import argparse
@@ -22,6 +24,7 @@ import sys
 
 sys.dont_write_bytecode = True  # nothing written into the kernel tree it imports from
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import console  # noqa: E402
 import ktap  # noqa: E402
 import reports  # noqa: E402
 import rules  # noqa: E402
@@ -84,7 +87,17 @@ def kinds(argv):
     return int(any(l.startswith('FAIL ') for l in lines))
 
 
-COMMANDS = {'boot': boot, 'kinds': kinds}
+def kunit_parser(argv):
+    """kunit-parser TOOL FILE: kunit_parser's reading of the KTAP document
+    FILE, for the host tests that show where it is unfit for our input"""
+    ktap.load(argv[0])
+    with open(argv[1]) as f:
+        lines = [console.Line(l.rstrip('\n'), n) for n, l in enumerate(f, 1)]
+    print('\n'.join(ktap.dump(ktap.parse(lines))))
+    return 0
+
+
+COMMANDS = {'boot': boot, 'kinds': kinds, 'kunit-parser': kunit_parser}
 
 if __name__ == '__main__':
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:

@@ -86,3 +86,16 @@ def results(test):
     plan included (kunit_parser's stand-ins for missing ones left out)"""
     subs = test.subtests + getattr(test, 'extra', [])
     return [t for t in subs if getattr(t, 'line', None) is not None]
+
+
+def dump(test, depth=0):
+    """kunit_parser's reading of a document, one line per test: its name
+    (the result line it took, "-" for none), its status, its errors"""
+    line = getattr(test, 'line', None)
+    said = line.strip() if line is not None else '-'
+    errors = '; '.join(getattr(test, 'errors', []))
+    status = test.counts if depth == 0 else test.status.name
+    out = ['  ' * depth + f'{said}: {status}' + (f' ({errors})' if errors else '')]
+    for sub in test.subtests + getattr(test, 'extra', []):
+        out += dump(sub, depth + 1)
+    return out

@@ -158,8 +158,8 @@ class Judge:
             reason = f'ok, but its subtest failed: {sub}'
         elif (e := next((l for l in t.log if EXPECTATION.match(l)), None)) is not None:
             reason = f'{t.line}, but an expectation failed before: {e[2:]}'
-        elif t.line in p.unnamed:
-            reason = f'{t.line}: no name, and no "#  RUN" line since the result before it'
+        elif (said := next((l for l in p.unnamed if l.no == t.line.no), None)) is not None:
+            reason = f'{said}: no name, and no "#  RUN" line since the result before it'
         elif skipped(why):
             self.add(t.line.no, 'SKIP', f'{self.boot.name}/{p.name}/{name}', why)
             return False
@@ -227,9 +227,9 @@ class Judge:
                 return 'SKIP', why if skipped(why) else plan_why
             if plan == 0:
                 return 'FAIL', 'plan 1..0: the program tests nothing'
-        for wrong in (plan is not None and numbering(cases, plan, 'test'),
+        for wrong in (self.stray_results(p, doc),
+                      plan is not None and numbering(cases, plan, 'test'),
                       self.totals_wrong(p, cases),
-                      self.stray_results(p, doc),
                       harness_program(p) and duplicates(cases)):
             if wrong:
                 return 'FAIL', wrong
