@@ -39,30 +39,11 @@ esac
 prefix=/usr/local/lib/iopl	# the tests in the image
 run_all=(system demo iopl ioperm "${ours[@]}" ioport_fuzz programs)
 
-# judge LOG NAME STATUS [VERDICT-OPTION...]: the result lines of one boot.
-# The steps before the tests are named when they did not happen: systemd
-# never reached multi-user.target (with the console's last lines), the
-# service never started, or it started and never reported.
+# judge LOG NAME STATUS [VERDICT-OPTION...]: the result lines of one boot
+# of the system (verdict.sh --system: the steps before the tests are named
+# when they did not happen)
 judge() {
-	local log=$1 name=$2 status=$3 clean
-	shift 3
-	[ -f "$log" ] || { echo "FAIL $name: no console log $log"; return; }
-	# systemd's status lines are coloured
-	clean=$(tr -d '\r' <"$log" | sed 's/\x1b\[[0-9;]*m//g')
-	if ! grep -q 'Reached target.*multi-user\.target' <<<"$clean"; then
-		echo "FAIL $name: systemd did not reach multi-user.target (QEMU status $status); the console's last lines:"
-		tail -n 8 <<<"$clean" | sed 's/^/    /'
-		return
-	fi
-	if ! grep -q '^# iopl-tests: start' <<<"$clean"; then
-		echo "FAIL $name: multi-user.target reached, the service iopl-tests never started (QEMU status $status)"
-		return
-	fi
-	if ! grep -q '^# init: done' <<<"$clean"; then
-		echo "FAIL $name: the service iopl-tests started and never reported its end (QEMU status $status); its last lines:"
-		grep -n '' <<<"$clean" | sed -n '/# iopl-tests: start/,$p' | tail -n 8 | sed 's/^[0-9]*:/    /'
-	fi
-	verdict "$name" "$log" "$status" "$@"
+	verdict "$2" "$1" "$3" --system "${@:4}"
 }
 
 if [ "${1-}" = --judge ]; then

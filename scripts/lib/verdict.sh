@@ -15,6 +15,10 @@
 #                     the log must hold the KUnit suite SUITE with CASES
 #                     case results (repeatable)
 #   --cpus N          the kernel must bring up N CPUs (4)
+#   --system          the log is a whole system's (make check-debian):
+#                     systemd must reach multi-user.target and start the
+#                     test service once, which must report its end, and
+#                     no unit may fail
 # Exit status 1 when anything failed.
 #
 # The judge is scripts/lib/judge (Python): it reads the log into a tree
@@ -27,9 +31,14 @@ set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
-usage="usage: verdict.sh [--allow-skip RE] [--forbid RE] [--changed KEY [--changes FILE]] [--expect-kunit SUITE:CASES] [--cpus N] LOG BOOT [QEMU-STATUS]"
+usage="usage: verdict.sh [--allow-skip RE] [--forbid RE] [--changed KEY [--changes FILE]] [--expect-kunit SUITE:CASES] [--cpus N] [--system] LOG BOOT [QEMU-STATUS]"
 opts=() n=$default_cpus changes=$top/tests/stock-changes
 while [ $# -gt 0 ]; do
+	if [ "$1" = --system ]; then
+		opts+=(--system)
+		shift
+		continue
+	fi
 	case $1 in
 	--expect-kunit)
 		[[ ${2-} =~ ^[^,:]+:[0-9]+(,[^,:]+:[0-9]+)*$ ]] || { echo "$usage" >&2; exit 2; }

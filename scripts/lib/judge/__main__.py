@@ -11,6 +11,8 @@ the rules that judge the tree. Run as python3 scripts/lib/judge COMMAND.
                          fail, as CHANGED: behaviour the series changes
       --expect-kunit SUITE:CASES[,...]  suites the log must hold
       --cpus N           the CPUs the kernel must bring up
+      --system           a whole system booted (make check-debian): systemd
+                         and the test service must have done their part
   kinds FILE
       the host test of the list of report kinds (reports.py): each line
       of FILE, KIND<TAB>LINE, is found as KIND, and each kind has a line
@@ -62,6 +64,7 @@ def boot(argv):
     a.add_argument('--changes', required=True)
     a.add_argument('--expect-kunit', action='append', default=[])
     a.add_argument('--cpus', type=int, default=4)
+    a.add_argument('--system', action='store_true')
     a.add_argument('log')
     a.add_argument('name')
     a.add_argument('status', type=int, nargs='?', default=0)
@@ -75,7 +78,7 @@ def boot(argv):
         changed=changes(o.changes, o.changed) if o.changed else {},
         expect_kunit=expected_suites(','.join(o.expect_kunit)),
         cpus=o.cpus)
-    lines = rules.Judge(tree.build(o.log, o.name, o.status, o.forbid), options).lines()
+    lines = rules.Judge(tree.build(o.log, o.name, o.status, o.forbid, o.system), options).lines()
     print('\n'.join(lines))
     return int(any(l.startswith('FAIL ') for l in lines))
 

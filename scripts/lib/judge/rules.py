@@ -110,6 +110,8 @@ class Judge:
         self.results.append((place, kind, name, reason))
 
     def lines(self):
+        if self.boot.system and not self.system():
+            return self.text()
         self.reports()
         for i, p in enumerate(self.boot.programs):
             self.program(i, p)
@@ -117,8 +119,36 @@ class Judge:
         self.whole_boot()
         self.kunit_suites()
         self.cpus()
+        return self.text()
+
+    def text(self):
         self.results.sort(key=lambda r: r[0])
         return [f'{k} {n}: {r}' if r else f'{k} {n}' for _, k, n, r in self.results]
+
+    def system(self):
+        """The steps of a booted system before the tests, each named when
+        it did not happen: systemd never reached multi-user.target (with
+        the console's last lines), the test service never started, or
+        started more than once, or never reported its end (with its last
+        lines); and any unit systemd says failed. Whether the tests ran."""
+        b, s = self.boot, self.boot.system
+        status = f'(QEMU status {b.status})'
+        if not s.reached:
+            self.add(0, 'FAIL', b.name, f'systemd did not reach multi-user.target {status}; '
+                     f"the console's last lines:" + indented(s.plain[-8:]))
+            return False
+        if not s.starts:
+            self.add(0, 'FAIL', b.name, f'multi-user.target reached, the service iopl-tests never started {status}')
+            return False
+        if len(s.starts) > 1:
+            self.add(0, 'FAIL', b.name, f'the service iopl-tests started {len(s.starts)} times {status}')
+        if not b.done:
+            first = s.plain.index(s.starts[0])
+            self.add(0, 'FAIL', b.name, f'the service iopl-tests started and never reported its end {status}; '
+                     'its last lines:' + indented(s.plain[first:][-8:]))
+        for line in s.failed:
+            self.add(0, 'FAIL', f'{b.name}/systemd', line)
+        return True
 
     def reports(self):
         if self.boot.reports:
@@ -200,6 +230,9 @@ class Judge:
             whys = [self.changed(f'{p.name}/{f}') for f in fails]
             if all(whys):
                 return 'CHANGED', '; '.join(f'{f} ({w})' for f, w in zip(fails, whys))
+            if self.o.changed:  # a stock boot: say which failure is no change
+                other = next(f for f, w in zip(fails, whys) if not w)
+                return 'FAIL', f'{why or "ok"}; {other} is none of the changes listed for this boot'
             if why:  # the exit status, as before
                 return 'FAIL', why
             return 'FAIL', next(l for l in p.body if '[FAIL]' in l)
@@ -321,6 +354,11 @@ class Judge:
             self.add(END, 'FAIL', f'{b.name}/cpus', f'no "smp: Brought up" line; asked for {self.o.cpus} CPUs')
         elif b.cpus != self.o.cpus:
             self.add(END, 'FAIL', f'{b.name}/cpus', f'asked for {self.o.cpus} CPUs, the kernel brought up {b.cpus}')
+
+
+def indented(lines):
+    """LINES as the lines that follow a result line"""
+    return ''.join('\n    ' + l for l in lines)
 
 
 def all_tests(test):

@@ -26,6 +26,8 @@ RESULT = re.compile(r'(not )?ok ([0-9]+)\b')
 RUN = re.compile(r'#  RUN +(.*?)( \.\.\.)?$')  # kselftest_harness.h's
 NAMELESS = re.compile(r'((?:not )?ok [0-9]+) (# .*)')  # 6.1's "ok 3 # SKIP why"
 CHECK = re.compile(r'\[(OK|FAIL|SKIP|WARN|RUN)\]\s*(.*)')  # the upstream selftests'
+ESCAPE = re.compile(r'\x1b\[[0-9;]*m')  # systemd's colours
+SERVICE_START = '# iopl-tests: start'  # guest/debian/usr/local/lib/iopl/run
 SMP = re.compile(r'smp: Brought up [0-9]+ nodes?, ([0-9]+) CPUs?$')
 RUNLIST = re.compile(r'Command line: .* run=([^ ]*)')
 
@@ -60,6 +62,17 @@ class Boot:
     runlist: list = None     # run= of the command line
     cpus: int = None         # what "smp: Brought up" says
     done: bool = False       # "# init: done"
+    system: object = None    # a booted system's state (System), else None
+
+
+@dataclass
+class System:
+    """What systemd and the test service of make check-debian's system
+    printed on the console (colours removed)"""
+    reached: bool = False    # "Reached target ... multi-user.target"
+    starts: list = field(default_factory=list)   # the service's start lines
+    failed: list = field(default_factory=list)   # "[FAILED] ..." lines
+    plain: list = field(default_factory=list)    # every console line, plain
 
 
 def is_ktap(body):
@@ -122,11 +135,12 @@ def find_reports(boot, forbid):
 
 
 def outer_lines(lines):
-    """init's lines, from its "KTAP version": unindented, not the kernel's"""
-    start = next((i for i, l in enumerate(lines)
-                  if not l.ts and VERSION.match(l)), None)
-    if start is None:
+    """init's lines, from its last "KTAP version" (a service that started
+    again starts init again): unindented, not the kernel's"""
+    starts = [i for i, l in enumerate(lines) if not l.ts and VERSION.match(l)]
+    if not starts:
         return []
+    start = starts[-1]
     return [l for l in lines[start:] if not l.ts and not l.startswith(console.INDENT)]
 
 
@@ -155,9 +169,24 @@ def kunit(boot):
         boot.kunit = ktap.parse(texts[start:])
 
 
-def build(path, name, status, forbid=None):
-    """The tree of the boot NAME from its console log at PATH"""
+def system(lines):
+    """The booted system's state in the console LINES"""
+    s = System(plain=[ESCAPE.sub('', l) for l in lines])
+    for line in s.plain:
+        s.reached |= bool(re.search(r'Reached target.*multi-user\.target', line))
+        if line.startswith(SERVICE_START):
+            s.starts.append(line)
+        if line.startswith('[FAILED] '):
+            s.failed.append(line)
+    return s
+
+
+def build(path, name, status, forbid=None, booted_system=False):
+    """The tree of the boot NAME from its console log at PATH; with
+    BOOTED_SYSTEM, a whole system's (make check-debian)"""
     boot = Boot(name, status, console.read(path))
+    if booted_system:
+        boot.system = system(boot.lines)
     for line in boot.lines:
         text = kernel_text(line) or ''
         if (m := RUNLIST.search(text)) and boot.runlist is None:
