@@ -176,10 +176,10 @@ boot() {
 		echo "PASS debian/stock/modules: every module Debian's kernel loaded is built for the patched one"
 	fi
 	# Debian's programs in each boot, against tests/programs.expect
-	"$top/scripts/programs.sh" --judge --cells stock "$build/logs/boot-debian-stock.log" \
+	collect programs "$top/scripts/programs.sh" --judge --cells stock "$build/logs/boot-debian-stock.log" \
 		compat "$build/logs/boot-debian-compat-pti.log" \
 		strict "$build/logs/boot-debian-strict.log" off "$build/logs/boot-debian-off.log" |
-		sed -u 's#^\(PASS\|FAIL\) programs/#\1 debian/programs/#' || true
+		sed -u 's#^\(PASS\|FAIL\) programs#\1 debian/programs#'
 } | tee -a "$results"
 fi
 
@@ -204,8 +204,8 @@ if ! ls "$xen_dir/stock/boot"/vmlinuz-* >/dev/null 2>&1; then
 		{ rm -rf "$xen_dir/stock"; die "debian: apt-get download $xen_package=$source_version failed"; }
 fi
 xen_patched=$("$lib/debkbuild.sh" --xen | tail -n 1)
-"$top/scripts/xen.sh" --kernels "$(ls "$xen_dir/stock/boot"/vmlinuz-*)" "$xen_patched" debian/xen |
-	grep -E '^(PASS|FAIL|SKIP|CHANGED) ' | tee -a "$results" || true
+collect debian/xen "$top/scripts/xen.sh" --kernels "$(ls "$xen_dir/stock/boot"/vmlinuz-*)" "$xen_patched" debian/xen |
+	sed -n '/^\(PASS\|FAIL\|SKIP\|CHANGED\) /p' | tee -a "$results"
 fi
 
 [[ $parts != *boots* ]] ||

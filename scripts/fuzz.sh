@@ -61,8 +61,9 @@ for mode in compat strict; do
 		FUZZ_MODE="$mode" FUZZ_TRINITY_SYSCALLS="$trinity_calls" FUZZ_OWN_SYSCALLS="$own_calls" ||
 		status=$?
 	verdict "fuzz/$mode" "$log" "$status" | tee -a "$results"
-	counts=$("$top/scripts/fuzz-count.sh" "$log" "fuzz/$mode" "$trinity_calls" "$own_calls" 2>&1 >>"$results") || true
-	grep "^FAIL fuzz/$mode/\(trinity\|own\|kmemleak\)-" "$results" || true
+	counts=$(collect "fuzz/$mode/count" "$top/scripts/fuzz-count.sh" "$log" "fuzz/$mode" \
+		"$trinity_calls" "$own_calls" 2>&1 >>"$results")
+	sed -n "/^FAIL fuzz\/$mode\/\(trinity\|own\|kmemleak\|count\)/p" "$results"
 	n=$(sed -n 's/.* trinity \([0-9]*\) syscalls.*/\1/p' <<<"$counts")
 	o=$(sed -n 's/.* ioport_fuzz \([0-9]*\) syscalls.*/\1/p' <<<"$counts")
 	# verdict.sh names the first kernel report of a boot as NAME/kernel

@@ -43,7 +43,7 @@ mkdir -p "$build/logs"
 	fi
 	"$top/scripts/docs.sh"
 	[ $parity = 0 ] || "$top/scripts/parity.sh"
-	[ $figures = 0 ] || "$top/scripts/figures.sh" || true
+	[ $figures = 0 ] || collect host/figures "$top/scripts/figures.sh"
 	[ $porttrace = 0 ] || "$top/scripts/porttrace.sh"
 	# Debian's own port-I/O programs on the stock and the patched kernel.
 	"$top/scripts/programs.sh"

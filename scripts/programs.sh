@@ -24,6 +24,7 @@ table=$build/logs/programs.md
 binaries=(/usr/sbin/hwclock /usr/bin/lspci /usr/bin/inb /usr/bin/outb /usr/sbin/superiotool
 	/usr/bin/stress-ng)
 kernels=(stock patched:iopl=strict patched:iopl=compat patched:iopl=off)
+columns=(stock strict compat off)	# the table's name of each kernel
 
 # prog_status PROG LOG: how PROG ended ("exit N", "signal N"); prog_out
 # PROG LOG: what it printed; prog_retries PROG LOG: how often it was run
@@ -121,8 +122,32 @@ judge_boot() {
 
 # report: the results of the boots but their PASS, then the cells
 report() {
-	[ ${#results[@]} = 0 ] || printf '%s\n' "${results[@]}" | grep -v '^PASS programs/[a-z]*/programs$' || true
+	[ ${#results[@]} = 0 ] || printf '%s\n' "${results[@]}" | sed '/^PASS programs\/[a-z]*\/programs$/d'
 	check_expect
+}
+
+# check_table: each line of the table names a program, a kernel's column
+# and works or fails (check_expect reads the rest); a table that does not
+# (its column of kernels left out, say) stops the judge, which then fails
+check_table() {
+	awk -F'\t' -v cols="${columns[*]}" -v file="${expect#"$top/"}" '
+		/^(#|$)/ { next }
+		!(NF >= 3 && index(" " cols " ", " " $2 " ") && $3 ~ /^(works|fails)$/) {
+			printf "error: %s:%d: not PROGRAM<TAB>KERNEL (%s)<TAB>works|fails...: %s\n",
+				file, NR, cols, $0 > "/dev/stderr"
+			exit 1
+		}' "$expect"
+}
+
+# judge_logs COLUMN LOG [COLUMN LOG]...: report on recorded boots
+judge_logs() {
+	check_table || exit 1
+	while [ $# -gt 0 ]; do
+		[[ " ${columns[*]} " = *" $1 "* ]] || die "programs.sh: no column $1 in ${expect#"$top/"}"
+		judge_boot "$1" "$2" 0
+		shift 2
+	done
+	report
 }
 
 if [ "${1-}" = --judge ]; then
@@ -138,16 +163,11 @@ if [ "${1-}" = --judge ]; then
 	if [ $# = 0 ] || [ $(($# % 2)) != 0 ]; then
 		die "usage: programs.sh [--judge [--cells] [--expect FILE] COLUMN LOG [COLUMN LOG]...]"
 	fi
-	while [ $# -gt 0 ]; do
-		cut -f2 "$expect" | grep -xF -- "$1" >/dev/null ||
-			die "programs.sh: no column $1 in ${expect#"$top/"}"
-		judge_boot "$1" "$2" 0
-		shift 2
-	done
-	judged programs report || exit 1
+	judged programs judge_logs "$@" || exit 1
 	exit 0
 fi
 [ $# = 0 ] || die "usage: programs.sh [--judge [--cells] [--expect FILE] COLUMN LOG [COLUMN LOG]...]"
+check_table || die "programs: ${expect#"$top/"} is no table of the programs' cells"
 
 "$lib/tree.sh"
 "$lib/kbuild.sh" stock
@@ -174,13 +194,12 @@ for k in "${kernels[@]}"; do
 	judge_boot "$col" "$boot_log" "$status"
 done
 
-cols=(stock strict compat off)
 {
-	printf '| program | %s |\n' "$(IFS='|'; echo "${cols[*]}" | sed 's/|/ | /g')"
+	printf '| program | %s |\n' "$(IFS='|'; echo "${columns[*]}" | sed 's/|/ | /g')"
 	printf '|---|---|---|---|---|\n'
 	for b in "${binaries[@]}"; do
 		row="| \`${b##*/}\` |"
-		for c in "${cols[@]}"; do
+		for c in "${columns[@]}"; do
 			v=${cell[${b##*/}:$c]}
 			row+=" ${v%%$'\t'*}: ${v#*$'\t'} |"
 		done

@@ -37,6 +37,14 @@ judged() {
 	fi
 }
 
+# collect NAME CMD [ARG...]: judged's lines, for a suite that gathers
+# its results in a file: CMD's result lines, and a FAIL line of NAME's
+# when CMD stopped without one. A failure is always a FAIL line there,
+# which summarize counts, so its status (judged's 1) is not the suite's.
+collect() {
+	judged "$@" || [ $? = 1 ]
+}
+
 # console LOG: the guest console log LOG as every script reads it: without
 # \r, each kernel line spliced into a program's line on a line of its own
 # (unsplice.awk)
