@@ -3,13 +3,18 @@
 #   targets  the targets of README's table of targets (the `make X` of each
 #            row's first cell) are those `make help` lists, no more, no less;
 #   times    a time in that table (a last cell with a digit) names a file
-#            in results/ that exists, and each "N min", "N s", "N h" of it
-#            (minutes, hours) stands in one of the files it names;
+#            in results/ that exists, and each time of it ("27 min", "9 min
+#            51 s", "1 h 5 min": minutes, hours, seconds spelled out too)
+#            stands whole in one of the files it names; so does each time
+#            in a paragraph of prose, in the files that paragraph names
+#            (one that names none fails);
 #   paths    every link target, every backticked path (a word with a /, or
 #            a file name with an extension of the project's files) and
 #            every file the Layout block names exists; build/ (generated),
 #            paths with $ and the kernel tree's tools/, arch/,
-#            Documentation/ are not checked; a path with * must match.
+#            Documentation/ are not checked; a path with * must match;
+#   links    a link's #anchor is a heading of the file it goes to, and a
+#            link whose text is a path goes to that path.
 # readme.sh                      the README of the repository against
 #                                `make help`, then the planted READMEs
 # readme.sh --check README HELP  one README against a recorded `make
@@ -23,11 +28,85 @@ set -euo pipefail
 dir=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$dir/../.." && pwd)
 
-# The times in a text, one a line: "27 min", "8 s", "64.5 min" (minutes
-# and hours written min and h), with the text's lines joined.
+# The times in a text, one a line, each whole: "27 min", "8 s", "64.5
+# min", "9 min 51 s", "1 h 5 min" (minutes, hours and seconds written
+# min, h and s), with the text's lines joined.
 times() {
-	tr '\n' ' ' | sed -E 's/[[:space:]]+/ /g; s/([0-9]) minutes?\b/\1 min/g; s/([0-9]) hours?\b/\1 h/g' |
-		grep -oE '(^|[^0-9.])[0-9]+(\.[0-9]+)? (min|s|h)\b' | sed -E 's/^[^0-9]//' || true
+	tr '\n' ' ' | sed -E 's/[[:space:]]+/ /g; s/([0-9]) minutes?\b/\1 min/g; s/([0-9]) hours?\b/\1 h/g
+		s/([0-9]) seconds?\b/\1 s/g' |
+		grep -oE '(^|[^0-9.])[0-9]+(\.[0-9]+)? (h|min|s)( [0-9]+(\.[0-9]+)? (min|s))*\b' |
+		sed -E 's/^[^0-9]//' || true
+}
+
+# paragraphs README: its paragraphs of prose, one a line: not the
+# headings, tables, lists of targets, code blocks or indented blocks
+paragraphs() {
+	awk '/^```/ { code = !code; next }
+		code || /^(#|\||    )/ { if (p != "") print p; p = ""; next }
+		/^[[:space:]]*$/ { if (p != "") print p; p = ""; next }
+		{ p = p (p != "" ? " " : "") $0 }
+		END { if (p != "") print p }' "$1"
+}
+
+# check_times WHAT TEXT SHOWN: each time of TEXT stands whole in a
+# results/ file that TEXT names (SHOWN: what to quote of a TEXT that names
+# none); prints the FAIL lines, status 1 on one
+check_times() {
+	local what=$1 text=$2 shown=$3 files f n bad=0 have=() known
+	files=$(grep -oE 'results/[A-Za-z0-9._-]+' <<<"$text" | sed 's/\.$//' | sort -u || true)
+	if [ -z "$files" ]; then
+		echo "FAIL readme/times: $what: \"$shown\" names no results/ file"
+		return 1
+	fi
+	for f in $files; do
+		if [ -f "$top/$f" ]; then
+			have+=("$top/$f")
+		else
+			echo "FAIL readme/times: $what: names $f, which does not exist"
+			bad=1
+		fi
+	done
+	[ ${#have[@]} -gt 0 ] || return 1
+	known=$(cat "${have[@]}" | times | sort -u)
+	while read -r n; do
+		[ -n "$n" ] || continue
+		grep -qxF "$n" <<<"$known" && continue
+		echo "FAIL readme/times: $what: \"$n\" is in none of $(tr '\n' ' ' <<<"$files" | sed 's/ $//')"
+		bad=1
+	done < <(sed -E 's/\]\([^)]*\)/]/g; s/results\/[A-Za-z0-9._-]+//g' <<<"$text" | times)
+	return $bad
+}
+
+# anchors FILE: the anchors of FILE's headings, as GitHub makes them
+anchors() {
+	sed -n 's/^#\{1,6\} //p' "$1" | tr '[:upper:]' '[:lower:]' |
+		sed -E 's/[^a-z0-9 _-]//g; s/ /-/g'
+}
+
+# check_links README: each link's #anchor is a heading of its file, and
+# a link whose text is a path goes to that path
+check_links() {
+	local readme=$1 text target file anchor bad=0
+	while IFS=$'\t' read -r text target; do
+		file=${target%%#*} anchor=
+		[[ $target != *#* ]] || anchor=${target#*#}
+		if [ -n "$anchor" ]; then
+			if [ -z "$file" ]; then file=$readme; else file=$top/$file; fi
+			if [ -f "$file" ] && ! anchors "$file" | grep -qxF -- "$anchor"; then
+				echo "FAIL readme/links: [$text]($target): no heading #$anchor in ${file#"$top/"}"
+				bad=1
+			fi
+		fi
+		text=${text//\`/}
+		if [[ $text =~ ^[A-Za-z0-9._-]+(/[A-Za-z0-9._*-]*)+$|^[A-Za-z0-9_.*-]+\.[a-z]+$ ]] &&
+			[ "${text%/}" != "${target%/}" ] && [ "${text%/}" != "${target%%#*}" ]; then
+			echo "FAIL readme/links: [$text]($target): the text names $text, the link goes to $target"
+			bad=1
+		fi
+	done < <(grep -oE '\[[^]]+\]\([^)]+\)' "$readme" | sed -E 's/^\[([^]]+)\]\(([^)]+)\)$/\1\t\2/' |
+		grep -vP '\t(https?:|mailto:)' || true)
+	[ $bad = 1 ] || echo "PASS readme/links"
+	return $bad
 }
 
 # exists PATH: PATH, relative to the repository root, exists (a glob
@@ -62,38 +141,20 @@ check() {
 	done
 	[ $bad = 1 ] || echo "PASS readme/targets"
 
-	# times
-	local tbad=0
+	# times: the table's, then the prose's
+	local tbad=0 p
 	while IFS=$'\t' read -r row cell; do
 		grep -q '[0-9]' <<<"$cell" || continue
 		row=$(grep -o '`make [^`]*`' <<<"$row" | head -1 | tr -d '`')
-		files=$(grep -oE 'results/[A-Za-z0-9._-]+' <<<"$cell" | sed 's/\.$//' | sort -u || true)
-		if [ -z "$files" ]; then
-			echo "FAIL readme/times: $row: \"$(sed 's/^ *//; s/ *$//' <<<"$cell")\" names no results/ file"
-			tbad=1
-			continue
-		fi
-		local have=()
-		for f in $files; do
-			if [ -f "$top/$f" ]; then
-				have+=("$top/$f")
-			else
-				echo "FAIL readme/times: $row: names $f, which does not exist"
-				tbad=1
-			fi
-		done
-		[ ${#have[@]} -gt 0 ] || continue
-		local known
-		known=$(cat "${have[@]}" | times | sort -u)
-		while read -r n; do
-			[ -n "$n" ] || continue
-			grep -qxF "$n" <<<"$known" && continue
-			echo "FAIL readme/times: $row: \"$n\" is in none of $(tr '\n' ' ' <<<"$files" | sed 's/ $//')"
-			tbad=1
-		done < <(sed -E 's/\]\([^)]*\)/]/g; s/results\/[A-Za-z0-9._-]+//g' <<<"$cell" | times)
+		check_times "$row" "$cell" "$(sed 's/^ *//; s/ *$//' <<<"$cell")" || tbad=1
 	done <<<"$rows"
+	while read -r p; do
+		[ -n "$(times <<<"$p")" ] || continue
+		check_times "prose \"$(cut -c1-40 <<<"$p")...\"" "$p" "$(times <<<"$p" | head -1)" || tbad=1
+	done < <(paragraphs "$readme")
 	[ $tbad = 1 ] || echo "PASS readme/times"
 	[ $tbad = 0 ] || bad=1
+	check_links "$readme" || bad=1
 
 	# paths: link targets, backticked paths, the Layout block
 	local pbad=0 p
