@@ -2,7 +2,10 @@
 #   awk -v trees="6.1 6.12" -f cycles-bound.awk bench/scenarios.h RESULTS
 # RESULTS holds lines "TREE SCENARIO stock-hot-min stock-hot-median
 # series-hot-min series-hot-median stock-cold-min stock-cold-median
-# series-cold-min series-cold-median" (lines with "#" are ignored). Prints
+# series-cold-min series-cold-median" and, per tree, "TREE # unit: TSC
+# cycles", the unit that bench/cycles.c prints and the bound's offsets
+# are in (other lines with "#" are ignored). A tree whose figures come
+# in no unit, or in another, fails. Prints
 # "TREE SCENARIO: why" for each row above the bound, and for each row that
 # is not what it must be: the rows come from bench/scenarios.h (every
 # scenario without iopl(3), which bench/cycles.c skips, once per tree of
@@ -37,6 +40,11 @@ FNR == NR {
 	next
 }
 
+$2 == "#" && $3 == "unit:" {
+	unit[$1] = substr($0, index($0, "unit:") + 6)
+	next
+}
+
 !/#/ {
 	r = $1 " " $2
 	if (!(r in count))
@@ -62,6 +70,10 @@ END {
 	if (nexp == 0 && bad_header == "")
 		bad_header = "no scenario found in bench/scenarios.h"
 	for (t = 1; t <= nt; t++) {
+		if (!(tree[t] in unit))
+			printf "%s: no \"# unit:\" line, the bound is in TSC cycles\n", tree[t]
+		else if (unit[tree[t]] != "TSC cycles")
+			printf "%s: the figures are in %s, the bound is in TSC cycles\n", tree[t], unit[tree[t]]
 		if (bad_header != "")
 			printf "%s scenarios.h: %s\n", tree[t], bad_header
 		for (k = 1; k <= nexp; k++) {

@@ -162,6 +162,8 @@ int main(int argc, char **argv)
 	void *none[2] = { NULL, NULL };
 	double o[ROUNDS];
 
+	/* The unit of every figure below; bench/cycles-bound.awk, whose bound is in it, wants it */
+	printf("# unit: TSC cycles\n");
 	for (int cold = 0; cold < 2; cold++) {
 		for (int i = 0; i < ROUNDS; i++)
 			o[i] = timed(nothing, NULL, none, cold ? 1 : BATCH);
