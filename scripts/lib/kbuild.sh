@@ -1,8 +1,10 @@
 #!/bin/bash
-# Build one kernel variant: kbuild.sh NAME SRCDIR FRAGMENT...
+# Build one kernel variant: kbuild.sh [--as-is] NAME SRCDIR FRAGMENT...
 # or one of the three kernels of the tree and KARCH, with their sources and
-# fragments: kbuild.sh stock|patched|debug (build/$TREE/stock, patched,
-# patched-debug; -i386 at the end for KARCH=i386).
+# fragments: kbuild.sh [--as-is] stock|patched|debug (build/$TREE/stock,
+# patched, patched-debug; -i386 at the end for KARCH=i386).
+# A git tree with uncommitted changes is refused, unless --as-is: then it
+# is built as it stands, its changes part of what the build depends on.
 # The config is tinyconfig plus the fragments, checked option by option;
 # the result is build/$TREE/NAME/bzImage. Nothing is rebuilt when the sources
 # (tarball or build/tree commit) and the fragments are unchanged.
@@ -11,6 +13,8 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
+as_is=0
+[ "${1-}" != --as-is ] || { as_is=1; shift; }
 case $#:${1:-} in
 1:stock) set -- "stock$ksuffix" "$build/src" "${base_config[@]}" ;;
 1:patched) set -- "patched$ksuffix" "$build/tree" "${patched_config[@]}" ;;
@@ -25,9 +29,13 @@ mkdir -p "$obj" "$build/logs"
 
 # What the build depends on: the source (a git commit or the tarball
 # stamp) and the fragments' contents.
-if [ -e "$srcdir/.git" ]; then	# a repository or a worktree
+if [ -e "$srcdir/.git" ] && [ $as_is = 1 ]; then	# the commit and what changed since
+	srcid="$(git -C "$srcdir" rev-parse HEAD) $( { git -C "$srcdir" diff HEAD
+		git -C "$srcdir" ls-files -z --others --exclude-standard | (cd "$srcdir" && xargs -0r sha256sum)
+		} | sha256sum)"
+elif [ -e "$srcdir/.git" ]; then	# a repository or a worktree
 	[ -z "$(git -C "$srcdir" status --porcelain --untracked-files=no)" ] ||
-		die "kbuild $name: $srcdir has uncommitted changes; commit them (and make export)"
+		die "kbuild $name: $srcdir has uncommitted changes; commit them (and make export), or check.sh --as-is"
 	srcid=$(git -C "$srcdir" rev-parse HEAD)
 else
 	srcid=$(cat "$build/src.stamp")

@@ -15,6 +15,11 @@
 #                     the log must hold the KUnit suite SUITE with CASES
 #                     case results (repeatable)
 #   --cpus N          the kernel must bring up N CPUs (4)
+#   --strict-kill PROG  the kernel logs exactly one line about PROG: the
+#                     report of its kill by CLI under iopl=strict, naming
+#                     strict mode (BOOT/report)
+#   --hotplug-cycles N  ioperm_bitmap's cpu.hotplug reported at least N
+#                     offline/online cycles (BOOT/cycles)
 #   --system          the log is a whole system's (make check-debian):
 #                     systemd must reach multi-user.target and start the
 #                     test service once, which must report its end, and
@@ -31,7 +36,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
-usage="usage: verdict.sh [--allow-skip RE] [--forbid RE] [--changed KEY [--changes FILE]] [--expect-kunit SUITE:CASES] [--cpus N] [--system] LOG BOOT [QEMU-STATUS]"
+usage="usage: verdict.sh [--allow-skip RE] [--forbid RE] [--changed KEY [--changes FILE]] [--expect-kunit SUITE:CASES] [--cpus N] [--strict-kill PROG] [--hotplug-cycles N] [--system] LOG BOOT [QEMU-STATUS]"
 opts=() n=$default_cpus changes=$top/tests/stock-changes
 while [ $# -gt 0 ]; do
 	if [ "$1" = --system ]; then
@@ -43,7 +48,7 @@ while [ $# -gt 0 ]; do
 	--expect-kunit)
 		[[ ${2-} =~ ^[^,:]+:[0-9]+(,[^,:]+:[0-9]+)*$ ]] || { echo "$usage" >&2; exit 2; }
 		opts+=("$1" "$2") ;;
-	--allow-skip | --forbid | --changed) opts+=("$1" "${2-}") ;;
+	--allow-skip | --forbid | --changed | --strict-kill | --hotplug-cycles) opts+=("$1" "${2-}") ;;
 	--changes) changes=${2-} ;;
 	--cpus) n=${2-} ;;
 	--*) echo "$usage" >&2; exit 2 ;;

@@ -6,8 +6,10 @@
 # (none when absent) and the SKIPs allowed by the regex in logs/NAME.allow
 # (none when absent), expecting the CPUs in logs/NAME.cpus (1 when absent)
 # and, when logs/NAME.kunit exists, the KUnit suites and numbers of cases
-# it names (its content is the argument of --expect-kunit, SUITE:CASES);
-# logs/NAME.expect is verdict.sh's exact expected output.
+# it names (its content is the argument of --expect-kunit, SUITE:CASES),
+# and the other options of verdict.sh in logs/NAME.args (none when absent);
+# logs/NAME.expect is verdict.sh's exact expected output. real-*: logs of
+# real boots.
 # The exit status must be 1 exactly when a FAIL line is expected.
 # Then scripts/fuzz-count.sh on the recorded make fuzz logs in fuzz/:
 # fuzz/NAME.log with the arguments in fuzz/NAME.args (trinity's and
@@ -40,11 +42,12 @@ for log in "$dir"/logs/*.log; do
 	[ -f "$dir/logs/$name.cpus" ] && cpus=$(cat "$dir/logs/$name.cpus")
 	forbid=
 	[ -f "$dir/logs/$name.forbid" ] && forbid=$(cat "$dir/logs/$name.forbid")
-	kunit=()
+	kunit=() args=()
 	[ -f "$dir/logs/$name.kunit" ] && kunit=(--expect-kunit "$(cat "$dir/logs/$name.kunit")")
+	[ ! -f "$dir/logs/$name.args" ] || read -r -a args <"$dir/logs/$name.args"
 	rc=0
 	out=$("$scripts/lib/verdict.sh" --allow-skip "$allow" --cpus "$cpus" --forbid "$forbid" \
-		"${kunit[@]}" "$log" t "$status") || rc=$?
+		"${kunit[@]}" "${args[@]}" "$log" t "$status") || rc=$?
 	judge "verdict/$name" "$dir/logs/$name.expect" "$rc" "$out"
 done
 # The list of kinds of kernel report (scripts/lib/judge/reports.py): each

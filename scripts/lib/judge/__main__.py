@@ -13,6 +13,10 @@ the rules that judge the tree. Run as python3 scripts/lib/judge COMMAND.
       --cpus N           the CPUs the kernel must bring up
       --system           a whole system booted (make check-debian): systemd
                          and the test service must have done their part
+      --strict-kill PROG the kernel's one line about PROG is the report of
+                         its kill by CLI under iopl=strict (BOOT/report)
+      --hotplug-cycles N cpu.hotplug reported N offline/online cycles or
+                         more (BOOT/cycles)
   kinds FILE
       the host test of the list of report kinds (reports.py): each line
       of FILE, KIND<TAB>LINE, is found as KIND, and each kind has a line
@@ -65,6 +69,8 @@ def boot(argv):
     a.add_argument('--expect-kunit', action='append', default=[])
     a.add_argument('--cpus', type=int, default=4)
     a.add_argument('--system', action='store_true')
+    a.add_argument('--strict-kill', default='')
+    a.add_argument('--hotplug-cycles', type=int, default=0)
     a.add_argument('log')
     a.add_argument('name')
     a.add_argument('status', type=int, nargs='?', default=0)
@@ -77,7 +83,7 @@ def boot(argv):
         allow_skip=o.allow_skip,
         changed=changes(o.changes, o.changed) if o.changed else {},
         expect_kunit=expected_suites(','.join(o.expect_kunit)),
-        cpus=o.cpus)
+        cpus=o.cpus, strict_kill=o.strict_kill, hotplug_cycles=o.hotplug_cycles)
     lines = rules.Judge(tree.build(o.log, o.name, o.status, o.forbid, o.system), options).lines()
     print('\n'.join(lines))
     return int(any(l.startswith('FAIL ') for l in lines))

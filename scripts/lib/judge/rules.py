@@ -20,6 +20,8 @@ class Options:
     changed: dict = None     # case (PROGRAM/CASE) -> why it may fail on stock
     expect_kunit: dict = None  # suite -> number of cases
     cpus: int = 1
+    strict_kill: str = ''    # the program whose one kernel line must be its strict-mode kill
+    hotplug_cycles: int = 0  # the offline/online cycles cpu.hotplug must report
 
 
 def directive(line):
@@ -119,6 +121,8 @@ class Judge:
         self.whole_boot()
         self.kunit_suites()
         self.cpus()
+        self.strict_kill()
+        self.hotplug_cycles()
         return self.text()
 
     def text(self):
@@ -346,6 +350,36 @@ class Judge:
                 self.add(END, 'FAIL', f'{name}/kunit/{suite}',
                          f'expected {want} cases, {len(ktap.results(found[0]))} reported')
 
+    def strict_kill(self):
+        """--strict-kill PROG: PROG's child without a SIGSEGV handler is
+        killed by CLI under iopl=strict; the kernel logs exactly one line
+        about PROG, the report of that SIGSEGV, naming strict mode as the
+        cause and no way to weaken it"""
+        prog = self.o.strict_kill
+        if not prog:
+            return
+        about = [l for l in self.boot.lines if l.ts and re.search(re.escape(prog) + r'\[[0-9]+\]', l)]
+        name = f'{self.boot.name}/report'
+        if len(about) == 1 and STRICT_KILL in about[0] and 'compat' not in about[0]:
+            self.add(END, 'PASS', name, 'one line per kill, the SIGSEGV of CLI under iopl(3) names strict mode')
+        else:
+            self.add(END, 'FAIL', name, f'want one kernel line about {prog}, its SIGSEGV report naming '
+                     f'strict mode; got {len(about)}')
+
+    def hotplug_cycles(self):
+        """--hotplug-cycles N: ioperm_bitmap's cpu.hotplug reported at least
+        N offline/online cycles ("# hotplug cycles: N")"""
+        want = self.o.hotplug_cycles
+        if not want:
+            return
+        said = [int(m.group(1)) for p in self.boot.programs for l in p.body
+                if (m := re.search(r'# hotplug cycles: ([0-9]+)', l))]
+        name = f'{self.boot.name}/cycles'
+        if said and said[-1] >= want:
+            self.add(END, 'PASS', name, f'{said[-1]} offline/online cycles')
+        else:
+            self.add(END, 'FAIL', name, f'{said[-1] if said else "no"} cycles reported, expected at least {want}')
+
     def cpus(self):
         b = self.boot
         if b.outer is None or getattr(b.outer, 'plan_line', None) is None:
@@ -354,6 +388,9 @@ class Judge:
             self.add(END, 'FAIL', f'{b.name}/cpus', f'no "smp: Brought up" line; asked for {self.o.cpus} CPUs')
         elif b.cpus != self.o.cpus:
             self.add(END, 'FAIL', f'{b.name}/cpus', f'asked for {self.o.cpus} CPUs, the kernel brought up {b.cpus}')
+
+
+STRICT_KILL = 'general protection fault on CLI/STI with iopl(3) in iopl=strict mode ip:'
 
 
 def indented(lines):
