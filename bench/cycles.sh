@@ -23,9 +23,10 @@
 # low/low hot min + 5. A row that breaks it is measured again (medians
 # move by up to 20% on a shared host); a row that breaks it again fails.
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/../scripts/lib/common.sh"
 
-trees=() series_src= out=$top/build/bench
+trees=() series_src='' out=$top/build/bench
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) trees+=("$2"); shift 2 ;;
@@ -77,14 +78,14 @@ extract_tree() {
 		copy=$(grep -l '^[A-Za-z_ ]*void tss_copy_io_bitmap(' "$ksrc/process.c" "$ksrc/ioport.c") ||
 			die "cycles: no tss_copy_io_bitmap() in $ksrc/process.c or ioport.c"
 		# Its static helpers (tss_copy_io_*()) first, in the file's order
-		for f in $(sed -n 's/^static [a-z ]*\(tss_copy_io_[a-z_]*\)(.*/\1/p' "$copy"); do
+		while read -r f; do
 			[ "$f" = tss_copy_io_bitmap ] || need "$copy" "^static [a-z ]*$f\\("
-		done
+		done < <(sed -n 's/^static [a-z ]*\(tss_copy_io_[a-z_]*\)(.*/\1/p' "$copy")
 		need "$copy" '^[A-Za-z_ ]*void tss_copy_io_bitmap\('
 		# ksys_ioperm()'s static helpers, then ksys_ioperm() itself
-		for f in $(sed -n 's/^static [a-z ]*\(io_bitmap_[a-z_]*\)(.*/\1/p' "$ksrc/ioport.c"); do
+		while read -r f; do
 			need "$ksrc/ioport.c" "^static [a-z ]*$f\\("
-		done
+		done < <(sed -n 's/^static [a-z ]*\(io_bitmap_[a-z_]*\)(.*/\1/p' "$ksrc/ioport.c")
 		need "$ksrc/ioport.c" '^long ksys_ioperm\('
 		# How native_tss_update_io_bitmap() calls the copy
 		if grep -q 'tss_copy_io_bitmap(&tss->io_bitmap, iobm);' "$ksrc/process.c"; then
@@ -133,7 +134,7 @@ for t in "${trees[@]}"; do
 	[ -n "$again" ] || continue
 	grep -q "^$t \(low\|high\|wide\|wide2\)/\(low\|high\|wide\|wide2\):" "$work/over.txt" &&
 		again=$(printf '%s\nlow/low\n' "$again" | sort -u)
-	step "cycles: $t, above the bound, measured again: $(echo $again)"
+	step "cycles: $t, above the bound, measured again: ${again//$'\n'/ }"
 	# shellcheck disable=SC2086 # one argument per scenario
 	"$work/cycles-$t" $again | sed "s/^/$t /" >"$work/again.txt" ||
 		die "cycles: the measurement of $t failed"

@@ -6,6 +6,7 @@
 # time is one guest instruction.
 # Writes build/bench/bench.csv, build/bench/bench.png and prints a table.
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/../scripts/lib/common.sh"
 
 out=$top/build/bench

@@ -11,6 +11,7 @@
 # checkpatch.sh [--checkpatch FILE] [--patches DIR]: another checkpatch.pl,
 # or another directory of patches and its series (the host tests).
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 cp=$build/tree/scripts/checkpatch.pl pdir=$patches

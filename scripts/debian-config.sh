@@ -10,6 +10,7 @@
 #   debian-config.sh --compare STOCK-LOG PATCHED-LOG   only the W=1
 #   comparison of two recorded build logs (the host tests); exit 1 on a FAIL
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 config=/usr/src/linux-config-$tree_version/config.amd64_none_amd64.xz

@@ -19,6 +19,7 @@
 # kernel without iopl= (compat) with pti=on, iopl=strict, iopl=off.
 # docs/debian.md says what each proves and how to read a failure.
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 img=$build/debian-image
@@ -92,7 +93,7 @@ manifest=$(printf '%s\n' "suite: $suite" "packages: ${packages[*]}" \
 	"stock: $stock_package=$source_version" "kernel: $(sha256sum <"$deb" | cut -c1-16) ${deb##*/}" \
 	"payload: $(cd "$payload" && { find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum
 		find . -type l -printf '%p -> %l\n' | LC_ALL=C sort; } | sha256sum | cut -c1-16)" \
-	"script: $(cat "$0" | sha256sum | cut -c1-16)")
+	"script: $(sha256sum <"$0" | cut -c1-16)")
 if [ -f "$img/disk.img" ] && [ "$(cat "$img/manifest" 2>/dev/null)" = "$manifest" ]; then
 	step "debian: image $img/disk.img is up to date"
 else
@@ -100,7 +101,7 @@ else
 		step "debian: image rebuilt, what goes into it changed:"
 		diff <(cat "$img/manifest") <(echo "$manifest") | grep '^[<>]' | sed 's/^</    was:/; s/^>/    now:/' >&2 || true
 	fi
-	rm -rf "$img/root" "$img/disk.img" "$img/manifest" "$img/boot"
+	rm -rf "${img:?}/root" "$img/disk.img" "$img/manifest" "${img:?}/boot"
 	step "debian: mmdebstrap $suite with ${packages[*]} $stock_package=$source_version, dpkg -i ${deb##*/} (log: $build/logs/mmdebstrap.log)"
 	if ! mmdebstrap --variant=important --include="$(list "${packages[@]}" "$stock_package=$source_version")" \
 		--customize-hook="copy-in $deb /tmp" \
@@ -171,7 +172,7 @@ boot() {
 	if [ -z "$loaded" ]; then
 		echo "FAIL debian/stock/modules: the boot printed no list of modules"
 	elif [ -n "$unlisted" ]; then
-		echo "FAIL debian/stock/modules: loaded and not in config/debian-lsmod-$tree_version.txt: $(echo $unlisted)"
+		echo "FAIL debian/stock/modules: loaded and not in config/debian-lsmod-$tree_version.txt: ${unlisted//$'\n'/ }"
 	else
 		echo "PASS debian/stock/modules: every module Debian's kernel loaded is built for the patched one"
 	fi
@@ -199,9 +200,11 @@ xen_package=$(apt-cache depends "$xen_meta=$source_version" 2>/dev/null |
 if ! ls "$xen_dir/stock/boot"/vmlinuz-* >/dev/null 2>&1; then
 	step "debian: apt-get download $xen_package (Debian's amd64 kernel, for Xen)"
 	rm -rf "$xen_dir/stock" && mkdir -p "$xen_dir/stock"
-	(cd "$xen_dir" && apt-get download -q "$xen_package=$source_version" >/dev/null) &&
-		dpkg-deb -x "$xen_dir/${xen_package}_"*.deb "$xen_dir/stock" ||
-		{ rm -rf "$xen_dir/stock"; die "debian: apt-get download $xen_package=$source_version failed"; }
+	if ! { (cd "$xen_dir" && apt-get download -q "$xen_package=$source_version" >/dev/null) &&
+		dpkg-deb -x "$xen_dir/${xen_package}_"*.deb "$xen_dir/stock"; }; then
+		rm -rf "$xen_dir/stock"
+		die "debian: apt-get download $xen_package=$source_version failed"
+	fi
 fi
 xen_patched=$("$lib/debkbuild.sh" --xen | tail -n 1)
 collect debian/xen "$top/scripts/xen.sh" --kernels "$(ls "$xen_dir/stock/boot"/vmlinuz-*)" "$xen_patched" debian/xen |

@@ -5,6 +5,7 @@
 # Prints PASS host/docs, or FAIL with each Sphinx warning or error; the one
 # warning allowed is the missing graphviz dot(1), which the page does not use.
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 out=$build/docs

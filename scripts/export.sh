@@ -4,6 +4,7 @@
 # notes on the commits: format-patch puts them below the "---" line, where
 # git am drops them; scripts/lib/tree.sh puts them back on the commits.
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 tree=$build/tree
@@ -15,6 +16,9 @@ mkdir -p "$patches"
 rm -f "$patches"/*.patch
 git -C "$tree" format-patch -q --zero-commit --no-signature --no-numbered --notes \
 	--abbrev=12 -o "$patches" base..HEAD
-(cd "$patches" && ls -- *.patch 2>/dev/null || true) >"$patches/series"
+shopt -s nullglob
+for p in "$patches"/*.patch; do
+	echo "${p##*/}"
+done >"$patches/series"
 { git -C "$tree" rev-parse HEAD && patches_sum; } >"$build/tree.applied"
 step "export: $(wc -l <"$patches/series") patch(es) written to ${patches#"$top/"}/"

@@ -13,6 +13,7 @@
 #   figures.sh [--root DIR]   check DIR's patches/ against DIR/results/
 #                             (the host tests plant broken copies)
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 root=$top

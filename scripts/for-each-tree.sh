@@ -11,6 +11,7 @@
 # so that the two trees' results can be told apart; each job ends with
 # its summary line and time, the run with the summary of all.
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 usage="usage: for-each-tree.sh [--trees LIST] [--arches LIST] SCRIPT [ARGS...] | --job \"LABEL SCRIPT [ARGS...]\"..."

@@ -17,6 +17,7 @@
 # verdict.sh reads it (common.sh's console): a kernel line spliced into
 # fuzz.c's line hid the calls after it.
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 [ $# = 4 ] || { echo "usage: fuzz-count.sh LOG NAME TRINITY-CALLS OWN-CALLS" >&2; exit 2; }

@@ -17,7 +17,9 @@
 # scripts/fuzz-count.sh. Prints "fuzz: N syscalls
 # (trinity T, ioport_fuzz O), R boots with a kernel report".
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
+# shellcheck source=scripts/lib/initramfs.sh
 . "$lib/initramfs.sh"
 
 trinity_calls=50000 own_calls=100000

@@ -11,6 +11,7 @@
 #                the results/ files they name (figures.sh)
 # Prints every result and one summary line.
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 harness=0 parity=0 porttrace=0 figures=0

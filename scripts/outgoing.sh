@@ -11,6 +11,7 @@
 #   patches/cover-letter-$TREE-SET.txt  an ordinary posting: the set's
 #       commits as mails, with To:/Cc: from the tree's get_maintainer.pl.
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 tree=$build/tree

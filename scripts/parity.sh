@@ -8,6 +8,7 @@
 #   parity.sh --root DIR   judge DIR/patches and the trees DIR/build/T/tree
 #                          as they are (the host tests)
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 root=$top
@@ -48,10 +49,13 @@ trees_ok=1
 for t in 6.1 6.12; do
 	tree=$root/build/$t/tree
 	n=$(series_patches "$root/patches/$t" | wc -l)
-	subjects[$t]=$(git -C "$tree" log --reverse --format=%s base..HEAD) &&
-		added[$t]=$(git -C "$tree" diff --name-only --diff-filter=A base HEAD |
-			sed 's#^Documentation/arch/x86/#Documentation/x86/#') ||
-		{ bad "git: git failed in ${tree#"$root/"}"; trees_ok=0; continue; }
+	if ! subjects[$t]=$(git -C "$tree" log --reverse --format=%s base..HEAD) ||
+		! added[$t]=$(git -C "$tree" diff --name-only --diff-filter=A base HEAD |
+			sed 's#^Documentation/arch/x86/#Documentation/x86/#'); then
+		bad "git: git failed in ${tree#"$root/"}"
+		trees_ok=0
+		continue
+	fi
 	m=$(grep -c . <<<"${subjects[$t]}" || true)
 	[ "$n" -gt 0 ] || { bad "series: patches/$t/series lists no patch"; trees_ok=0; }
 	[ "$m" = "$n" ] || { bad "series: patches/$t/series lists $n patches, ${tree#"$root/"} has $m commits"; trees_ok=0; }

@@ -19,6 +19,7 @@
 #                                      that ran WINDOWS programs (exit 1
 #                                      on a FAIL)
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 marker=0xe9		# QEMU's -debugcon port: the harness's own

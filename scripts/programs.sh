@@ -14,7 +14,9 @@
 # use it. --cells: the cells only, not the boots' own verdicts (a caller
 # that judged the boots already: scripts/debian.sh).
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
+# shellcheck source=scripts/lib/initramfs.sh
 . "$lib/initramfs.sh"
 
 expect=$top/tests/programs.expect
@@ -190,12 +192,14 @@ for k in "${kernels[@]}"; do
 	boot_log=$build/logs/boot-programs-$col.log
 	step "programs: boot $kernel ${mode:-(no iopl=)} (log: $boot_log)"
 	status=0
-	"$lib/boot.sh" --initrd "$initrd" "$build/$kernel/bzImage" "$boot_log" programs $mode || status=$?
+	"$lib/boot.sh" --initrd "$initrd" "$build/$kernel/bzImage" "$boot_log" programs ${mode:+"$mode"} || status=$?
 	judge_boot "$col" "$boot_log" "$status"
 done
 
 {
-	printf '| program | %s |\n' "$(IFS='|'; echo "${columns[*]}" | sed 's/|/ | /g')"
+	printf '| program |'
+	printf ' %s |' "${columns[@]}"
+	printf '\n'
 	printf '|---|---|---|---|---|\n'
 	for b in "${binaries[@]}"; do
 		row="| \`${b##*/}\` |"

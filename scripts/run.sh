@@ -5,6 +5,7 @@
 # run.sh shell [CMDLINE...]  an interactive busybox shell on this terminal
 #                            (Ctrl-A X quits QEMU)
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 [ $# -ge 1 ] || die "usage: run.sh demo|shell [CMDLINE...]"

@@ -12,6 +12,7 @@
 #
 #   series.sh [--sets]   --sets: only the sets, not every commit
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 commits=1

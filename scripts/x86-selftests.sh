@@ -10,7 +10,9 @@
 # only compares two recorded boots (console logs and QEMU's statuses) and
 # exits 1 on a FAIL; the host tests feed it crafted logs.
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
+# shellcheck source=scripts/lib/initramfs.sh
 . "$lib/initramfs.sh"
 
 # compare NAME STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS: the
@@ -59,7 +61,7 @@ step "x86-selftests: headers and ${bits}-bit selftests of ${src#"$top/"} (log: $
 		make -k -C "$src" OUTPUT="$work/bin" KHDR_INCLUDES="-isystem $work/headers/usr/include" \
 			EXTRA_CFLAGS=-static "all_$bits"
 } >"$logs/x86-selftests-build$ksuffix.log" 2>&1 || true
-mapfile -t built < <(cd "$work/bin" 2>/dev/null && ls -- *_"$bits" 2>/dev/null | sort)
+mapfile -t built < <(shopt -s nullglob; cd "$work/bin" 2>/dev/null && printf '%s\n' *_"$bits" | sed '/^$/d' | sort)
 [ ${#built[@]} -gt 0 ] || die "x86-selftests: no ${bits}-bit selftest built, see $logs/x86-selftests-build$ksuffix.log"
 # What the Makefile lists but could not build here
 mapfile -t wanted < <(make -s -C "$src" -f - "print_$bits" <<<"include Makefile

@@ -16,6 +16,7 @@
 #               own kernel and the patched tree with Debian's config);
 #               STOCK "-" boots PATCHED alone
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
 kernels=() name=xen

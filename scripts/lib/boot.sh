@@ -20,6 +20,7 @@
 # no ACPI: each CPU is a socket, or -smp 4 brings up one; verdict.sh
 # --cpus checks the number in the log.
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
 usage="usage: boot.sh [--smp N] [--mem SIZE] [--timeout S] [--prog-timeout S] [--initrd FILE] [--disk IMAGE] [--qemu-arg ARG]... [--xen XEN] KERNEL LOG RUNLIST [CMDLINE...]"

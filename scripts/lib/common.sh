@@ -132,9 +132,9 @@ default_cpus=4	# CPUs per boot (boot.sh --smp, verdict.sh --cpus)
 # skipped. The one reader of a series: a `while read` loop dropped a last
 # line without a newline, which git am still applied.
 series_patches() {
-	local dir=$1
-	[ -f "$dir/series" ] || return 0
-	awk -v dir="$dir" '!/^[[:space:]]*(#|$)/ { print dir "/" $1 }' "$dir/series"
+	local from=$1
+	[ -f "$from/series" ] || return 0
+	awk -v dir="$from" '!/^[[:space:]]*(#|$)/ { print dir "/" $1 }' "$from/series"
 }
 
 # patches_sum: the contents of the tree's series (patches/$TREE), commit
@@ -149,10 +149,10 @@ patches_sum() {
 # numbers in DIR/series. The one reader of a sets file; it fails on a
 # set that does not follow the previous one or on a patch left out.
 series_sets() {
-	local dir=$1 n
-	n=$(series_patches "$dir" | wc -l)
-	[ -f "$dir/sets" ] || die "no ${dir#"$top/"}/sets"
-	awk -v n="$n" -v file="${dir#"$top/"}/sets" '
+	local from=$1 n
+	n=$(series_patches "$from" | wc -l)
+	[ -f "$from/sets" ] || die "no ${from#"$top/"}/sets"
+	awk -v n="$n" -v file="${from#"$top/"}/sets" '
 		!/^[[:space:]]*(#|$)/ {
 			if (NF != 3 || split($3, r, "-") != 2 || r[1] != next_first + 1 || r[2] < r[1]) {
 				printf "error: %s: line %d: not NAME PREREQS FIRST-LAST after patch %d\n", file, FNR, next_first > "/dev/stderr"
@@ -169,7 +169,7 @@ series_sets() {
 		}
 		END { if (!bad && next_first != n) {
 			printf "error: %s: the sets end at patch %d, series has %d\n", file, next_first, n > "/dev/stderr"
-			exit 1 } }' "$dir/sets"
+			exit 1 } }' "$from/sets"
 }
 
 # list A B...: comma-separated, as the guest's run= wants it

@@ -20,6 +20,7 @@
 # Nothing is rebuilt while the tree's HEAD, Debian's config and the two
 # files of config/ are unchanged.
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
 flavour=cloud-amd64 out=$build/debian-kernel
@@ -46,7 +47,10 @@ product() {
 	if [ $flavour = amd64 ]; then
 		ls "$obj/arch/x86/boot/bzImage" 2>/dev/null || true
 	else
-		ls "$out"/linux-image-*-iopl_*.deb 2>/dev/null | grep -v -- -dbg_ || true
+		local deb
+		for deb in "$out"/linux-image-*-iopl_*.deb; do
+			[[ ! -f $deb || $deb = *-dbg_* ]] || echo "$deb"
+		done
 	fi
 }
 if [ -n "$(product)" ] && [ -f "$out/.fingerprint" ] && [ "$(cat "$out/.fingerprint")" = "$fingerprint" ]; then
@@ -78,7 +82,7 @@ changed=$build/logs/debian-config-changes-$flavour.txt
 diff <(builtins "$obj/.config.debian") <(builtins "$obj/.config") | grep '^[<>] ' >"$changed" || true
 unexplained=$(sed 's/^[<>] //; s/=.*//' "$changed" | sort -u | grep -Ev "$explained" || true)
 [ -z "$unexplained" ] ||
-	die "debkbuild: built-in options changed that config/debian.config does not explain: $(echo $unexplained) (see $changed)"
+	die "debkbuild: built-in options changed that config/debian.config does not explain: ${unexplained//$'\n'/ } (see $changed)"
 
 if [ $flavour = amd64 ]; then
 	step "debkbuild: make bzImage (log: $log)"

@@ -9,7 +9,9 @@
 #   TREE       the kernel tree whose tools/testing/selftests/x86 has the
 #              selftests (default build/$TREE/tree)
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/common.sh"
+# shellcheck source=scripts/lib/initramfs.sh
 . "$lib/initramfs.sh"
 
 if [ "${1:-}" = --out ]; then

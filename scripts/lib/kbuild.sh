@@ -11,6 +11,7 @@
 # ccache sees paths relative to build/, so variants of one source share
 # its cache for the files their options do not change.
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
 as_is=0

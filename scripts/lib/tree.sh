@@ -18,6 +18,7 @@
 #              build/$TREE/tree, patches/$TREE); with --src nothing is
 #              unpacked (the host tests' fake sources)
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
 usage="usage: tree.sh [--force] [--src DIR --tree DIR --patches DIR]"

@@ -2,6 +2,7 @@
 # Unpack Debian's linux-source-$TREE tarball into build/$TREE/src, pristine.
 # Reused as long as the tarball is the same file (checked by sha256).
 set -euo pipefail
+# shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
 src=$build/src

@@ -174,11 +174,12 @@ check() {
 				}
 			}' "$readme" | grep -vE '^build/' || true
 	)
-	for p in $(sort -u <<<"$paths"); do
+	while read -r p; do
+		[ -n "$p" ] || continue
 		exists "$p" && continue
 		echo "FAIL readme/paths: README names $p, which does not exist"
 		pbad=1
-	done
+	done < <(sort -u <<<"$paths")
 	[ $pbad = 1 ] || echo "PASS readme/paths"
 	[ $pbad = 0 ] || bad=1
 	return $bad

@@ -64,6 +64,7 @@ python3 "$scripts/lib/judge" kinds "$dir/reports/lines" || rc=$?
 # without a name, is no result to it; not-ok-skip, "not ok ... # SKIP",
 # is SKIPPED; lower-skip, "# skip", a success; outer-cut, init's document
 # fed whole: a program's document cut short takes init's results.
+# shellcheck source=scripts/lib/common.sh
 tool=$(. "$scripts/lib/common.sh" && kunit_tool)
 for doc in "$dir"/kunit-parser/*.ktap; do
 	name=$(basename "$doc" .ktap)
@@ -172,6 +173,7 @@ fi
 # every suite runs it through the one function that sees to that
 # (common.sh's verdict): porttrace.sh, programs.sh, series.sh, xen.sh and
 # fuzz.sh once passed such a boot.
+# shellcheck source=scripts/lib/common.sh
 out=$(. "$scripts/lib/common.sh" && verdict_sh=$dir/fake/dying-verdict.sh &&
 	verdict t "$dir/logs/pass.log" 0 2>&1) || true
 direct=$(grep -l 'verdict\.sh"' "$scripts"/*.sh "$scripts"/lib/*.sh "$dir"/../../bench/*.sh |
@@ -263,6 +265,30 @@ rm -rf "$tmp"
 
 # tree.sh when Debian's linux-source changes, on fake source trees.
 "$dir/tree/source-update.sh" || bad=1
+
+# Debian's shellcheck on every shell script of the repository (a .sh
+# file, or one whose first line is #!/bin/sh or #!/bin/bash), from the
+# top so that the "# shellcheck source=scripts/lib/common.sh" of a script
+# that sources common.sh is followed: clean, each finding fixed or
+# disabled on its line with the reason.
+top=$(cd "$dir/../.." && pwd)
+mapfile -t shells < <(cd "$top" && find . -path ./build -prune -o -path ./.git -prune -o -type f -print |
+	while read -r f; do
+		case $f in
+		*.sh) echo "${f#./}" ;;
+		*) head -c 20 "$f" | grep -qE '^#!/bin/(ba)?sh' && echo "${f#./}" ;;
+		esac
+	done | sort)
+if ! command -v shellcheck >/dev/null; then
+	echo "FAIL host/shellcheck: no shellcheck (make deps installs Debian's)"
+	bad=1
+elif out=$(cd "$top" && shellcheck -x "${shells[@]}" 2>&1); then
+	echo "PASS host/shellcheck: ${#shells[@]} scripts"
+else
+	echo "FAIL host/shellcheck: its findings:"
+	printf '%s\n' "$out" | sed 's/^/    /'
+	bad=1
+fi
 
 # README against make help, results/ and the files it names (readme.sh).
 "$dir/readme.sh" || bad=1

@@ -33,11 +33,12 @@ git -C "$work/scratch" format-patch -q -o "$work/patches" HEAD^..HEAD
 (cd "$work/patches" && ls -- *.patch) >"$work/patches/series"
 
 tree() { "$scripts/lib/tree.sh" --src "$work/src" --tree "$work/tree" --patches "$work/patches"; }
-check() {
-	if eval "$2"; then
+# result NAME WHY: PASS when the last test succeeded, else FAIL NAME: WHY
+result() {
+	if [ "$rc_test" = 0 ]; then
 		echo "PASS host/tree/$1"
 	else
-		echo "FAIL host/tree/$1: $3"
+		echo "FAIL host/tree/$1: $2"
 		bad=1
 	fi
 }
@@ -47,22 +48,27 @@ base() { git -C "$work/tree" log -1 --format=%s base; }
 patched=$(printf '%s\n' "${lines[@]}" | sed 's/^e$/e patched/')
 source_tree src 1.0-1 "${lines[@]}"
 out=$(tree 2>&1)
-check first 'grep -q "applied 1 patch" <<<"$out" && [ "$(base)" = "Debian linux-source-6.12 1.0-1" ] && [ "$(file)" = "$patched" ]' \
-	"want the patch on 1.0-1: $out"
+rc_test=0
+{ grep -q "applied 1 patch" <<<"$out" && [ "$(base)" = "Debian linux-source-6.12 1.0-1" ] && [ "$(file)" = "$patched" ]; } || rc_test=1
+result first "want the patch on 1.0-1: $out"
 
 source_tree src 1.1-1 z "${lines[@]}"
 out=$(tree 2>&1)
-check new-source 'grep -q "changed from 1.0-1 to 1.1-1" <<<"$out" && [ "$(base)" = "Debian linux-source-6.12 1.1-1" ] && [ "$(file)" = "$(printf "z\n%s" "$patched")" ]' \
-	"want the patch on 1.1-1: $out"
+rc_test=0
+{ grep -q "changed from 1.0-1 to 1.1-1" <<<"$out" && [ "$(base)" = "Debian linux-source-6.12 1.1-1" ] && [ "$(file)" = "$(printf "z\n%s" "$patched")" ]; } || rc_test=1
+result new-source "want the patch on 1.1-1: $out"
 
 out=$(tree 2>&1)
-check unchanged '[ -z "$out" ]' "want nothing done: $out"
+rc_test=0
+{ [ -z "$out" ]; } || rc_test=1
+result unchanged "want nothing done: $out"
 
 source_tree src 1.2-1 a b c d E f g h i
 rc=0
 out=$(tree 2>&1) || rc=$?
-check conflict '[ $rc != 0 ] && grep -q "patch 0001-x86-iopl-Patch-e.patch does not apply" <<<"$out" && grep -q "arch/x86/kernel/ioport.c" <<<"$out"' \
-	"want a stop naming the patch and the file (exit $rc): $out"
+rc_test=0
+{ [ $rc != 0 ] && grep -q "patch 0001-x86-iopl-Patch-e.patch does not apply" <<<"$out" && grep -q "arch/x86/kernel/ioport.c" <<<"$out"; } || rc_test=1
+result conflict "want a stop naming the patch and the file (exit $rc): $out"
 
 source_tree src 1.3-1 "${lines[@]}"
 tree >/dev/null 2>&1
@@ -71,7 +77,8 @@ git -C "$work/tree" -c user.name=t -c user.email=t@t commit -q -am "work not exp
 source_tree src 1.4-1 "${lines[@]}"
 rc=0
 out=$(tree 2>&1) || rc=$?
-check own-commits-kept '[ $rc != 0 ] && grep -q "holds commits that are not in" <<<"$out" && [ "$(git -C "$work/tree" log -1 --format=%s)" = "work not exported" ]' \
-	"want a stop that keeps the commit (exit $rc): $out"
+rc_test=0
+{ [ $rc != 0 ] && grep -q "holds commits that are not in" <<<"$out" && [ "$(git -C "$work/tree" log -1 --format=%s)" = "work not exported" ]; } || rc_test=1
+result own-commits-kept "want a stop that keeps the commit (exit $rc): $out"
 
 exit $bad
