@@ -290,6 +290,8 @@ else
 	bad=1
 fi
 
-# README against make help, results/ and the files it names (readme.sh).
+# README against make help, results/ and the files it names (readme.sh);
+# README and docs/ against references no reader can follow (hygiene.sh).
 "$dir/readme.sh" || bad=1
+"$dir/hygiene.sh" || bad=1
 exit $bad
