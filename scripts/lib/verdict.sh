@@ -20,6 +20,8 @@
 #                     strict mode (BOOT/report)
 #   --hotplug-cycles N  ioperm_bitmap's cpu.hotplug reported at least N
 #                     offline/online cycles (BOOT/cycles)
+#   --modules LSMOD   every module the "system" program says the kernel
+#                     loaded is in the recorded lsmod LSMOD (BOOT/modules)
 #   --system          the log is a whole system's (make check-debian):
 #                     systemd must reach multi-user.target and start the
 #                     test service once, which must report its end, and
@@ -48,7 +50,7 @@ while [ $# -gt 0 ]; do
 	--expect-kunit)
 		[[ ${2-} =~ ^[^,:]+:[0-9]+(,[^,:]+:[0-9]+)*$ ]] || { echo "$usage" >&2; exit 2; }
 		opts+=("$1" "$2") ;;
-	--allow-skip | --forbid | --changed | --strict-kill | --hotplug-cycles) opts+=("$1" "${2-}") ;;
+	--allow-skip | --forbid | --changed | --strict-kill | --hotplug-cycles | --modules) opts+=("$1" "${2-}") ;;
 	--changes) changes=${2-} ;;
 	--cpus) n=${2-} ;;
 	--*) echo "$usage" >&2; exit 2 ;;

@@ -85,13 +85,15 @@ done
 # Debian boot: debian/NAME.log with its QEMU status in NAME.status (0 when
 # absent) and verdict.sh's options in NAME.args (none when absent),
 # the stock changes of --changed in NAME.changes (tests/stock-changes
-# when absent), NAME.expect its exact output. real-*: logs of real boots.
+# when absent), the lsmod of --modules in NAME.lsmod (none when absent),
+# NAME.expect its exact output. real-*: logs of real boots.
 for log in "$dir"/debian/*.log; do
 	name=$(basename "$log" .log)
 	status=0 args=()
 	[ ! -f "$dir/debian/$name.status" ] || status=$(cat "$dir/debian/$name.status")
 	[ ! -f "$dir/debian/$name.args" ] || read -r -a args <"$dir/debian/$name.args"
 	[ ! -f "$dir/debian/$name.changes" ] || args+=(--changes "$dir/debian/$name.changes")
+	[ ! -f "$dir/debian/$name.lsmod" ] || args+=(--modules "$dir/debian/$name.lsmod")
 	rc=0
 	out=$("$scripts/debian.sh" --judge "$log" t "$status" "${args[@]}" 2>&1) || rc=$?
 	judge "debian/$name" "$dir/debian/$name.expect" "$rc" "$out"

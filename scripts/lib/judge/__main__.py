@@ -17,6 +17,8 @@ the rules that judge the tree. Run as python3 scripts/lib/judge COMMAND.
                          its kill by CLI under iopl=strict (BOOT/report)
       --hotplug-cycles N cpu.hotplug reported N offline/online cycles or
                          more (BOOT/cycles)
+      --modules LSMOD    every module the "system" program says the
+                         kernel loaded is in LSMOD (BOOT/modules)
   kinds FILE
       the host test of the list of report kinds (reports.py): each line
       of FILE, KIND<TAB>LINE, is found as KIND, and each kind has a line
@@ -71,6 +73,7 @@ def boot(argv):
     a.add_argument('--system', action='store_true')
     a.add_argument('--strict-kill', default='')
     a.add_argument('--hotplug-cycles', type=int, default=0)
+    a.add_argument('--modules', default='')
     a.add_argument('log')
     a.add_argument('name')
     a.add_argument('status', type=int, nargs='?', default=0)
@@ -83,7 +86,8 @@ def boot(argv):
         allow_skip=o.allow_skip,
         changed=changes(o.changes, o.changed) if o.changed else {},
         expect_kunit=expected_suites(','.join(o.expect_kunit)),
-        cpus=o.cpus, strict_kill=o.strict_kill, hotplug_cycles=o.hotplug_cycles)
+        cpus=o.cpus, strict_kill=o.strict_kill, hotplug_cycles=o.hotplug_cycles,
+        modules=o.modules)
     lines = rules.Judge(tree.build(o.log, o.name, o.status, o.forbid, o.system), options).lines()
     print('\n'.join(lines))
     return int(any(l.startswith('FAIL ') for l in lines))

@@ -22,6 +22,7 @@ class Options:
     cpus: int = 1
     strict_kill: str = ''    # the program whose one kernel line must be its strict-mode kill
     hotplug_cycles: int = 0  # the offline/online cycles cpu.hotplug must report
+    modules: str = ''        # an lsmod file: the modules the kernel may load
 
 
 def directive(line):
@@ -123,6 +124,7 @@ class Judge:
         self.cpus()
         self.strict_kill()
         self.hotplug_cycles()
+        self.modules()
         return self.text()
 
     def text(self):
@@ -379,6 +381,25 @@ class Judge:
             self.add(END, 'PASS', name, f'{said[-1]} offline/online cycles')
         else:
             self.add(END, 'FAIL', name, f'{said[-1] if said else "no"} cycles reported, expected at least {want}')
+
+    def modules(self):
+        """--modules LSMOD: every module that the "system" program says
+        the kernel loaded ("modules: a b c") is in the recorded lsmod
+        LSMOD, whose modules the patched kernel is built with"""
+        path = self.o.modules
+        if not path:
+            return
+        with open(path) as f:
+            listed = {l.split()[0] for l in list(f)[1:] if l.strip() and not l.startswith('#')} - {'Module'}
+        said = next((l for p in self.boot.programs for l in p.body if l.startswith('modules: ')), '')
+        loaded = said[len('modules: '):].split()
+        name, shown = f'{self.boot.name}/modules', path.split('/')[-1]
+        if not loaded:
+            self.add(END, 'FAIL', name, 'the boot printed no list of modules')
+        elif unlisted := sorted(set(loaded) - listed):
+            self.add(END, 'FAIL', name, f'loaded and not in the recorded lsmod {shown}: {" ".join(unlisted)}')
+        else:
+            self.add(END, 'PASS', name, "every module Debian's kernel loaded is built for the patched one")
 
     def cpus(self):
         b = self.boot
