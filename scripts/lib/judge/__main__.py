@@ -19,6 +19,8 @@ the rules that judge the tree. Run as python3 scripts/lib/judge COMMAND.
                          more (BOOT/cycles)
       --modules LSMOD    every module the "system" program says the
                          kernel loaded is in LSMOD (BOOT/modules)
+  fuzz LOG NAME TRINITY-CALLS OWN-CALLS
+      the calls of a make fuzz boot (fuzz.py), a summary on stderr
   kinds FILE
       the host test of the list of report kinds (reports.py): each line
       of FILE, KIND<TAB>LINE, is found as KIND, and each kind has a line
@@ -33,6 +35,7 @@ import sys
 sys.dont_write_bytecode = True  # nothing written into the kernel tree it imports from
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import console  # noqa: E402
+import fuzz  # noqa: E402
 import ktap  # noqa: E402
 import reports  # noqa: E402
 import rules  # noqa: E402
@@ -93,6 +96,17 @@ def boot(argv):
     return int(any(l.startswith('FAIL ') for l in lines))
 
 
+def fuzz_count(argv):
+    """fuzz LOG NAME TRINITY-CALLS OWN-CALLS: the calls of a make fuzz boot"""
+    if len(argv) != 4 or not os.path.isfile(argv[0]):
+        print('usage: judge fuzz LOG NAME TRINITY-CALLS OWN-CALLS (an existing LOG)', file=sys.stderr)
+        return 2
+    lines, summary = fuzz.check(argv[0], argv[1], int(argv[2]), int(argv[3]))
+    print('\n'.join(lines))
+    print(summary, file=sys.stderr)
+    return int(any(l.startswith('FAIL ') for l in lines))
+
+
 def kinds(argv):
     """kinds FILE: the host test of the list of report kinds"""
     lines = reports.check(argv[0])
@@ -110,7 +124,7 @@ def kunit_parser(argv):
     return 0
 
 
-COMMANDS = {'boot': boot, 'kinds': kinds, 'kunit-parser': kunit_parser}
+COMMANDS = {'boot': boot, 'fuzz': fuzz_count, 'kinds': kinds, 'kunit-parser': kunit_parser}
 
 if __name__ == '__main__':
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
