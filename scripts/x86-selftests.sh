@@ -4,8 +4,9 @@
 # the patched kernel, 4 CPUs, default mode; 64-bit binaries on the x86_64
 # kernels, 32-bit ones on the i386 kernels (KARCH=i386). Results per test as
 # verdict.sh's lines in build/$TREE/logs/x86-selftests-{stock,patched}$ksuffix.txt.
-# Fails when the patched kernel does worse than stock (the rules are in
-# lib/x86-compare.awk); prints every difference either way.
+# Fails when the patched kernel does worse than stock (the rules are the
+# judge's, scripts/lib/judge/compare.py); prints every difference either
+# way.
 #   x86-selftests.sh --compare STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS
 # only compares two recorded boots (console logs and QEMU's statuses) and
 # exits 1 on a FAIL; the host tests feed it crafted logs.
@@ -16,21 +17,10 @@ set -euo pipefail
 . "$lib/initramfs.sh"
 
 # compare NAME STOCK_LOG STOCK_STATUS PATCHED_LOG PATCHED_STATUS: the
-# comparison's result lines, sorted by name, each name under NAME
+# comparison's result lines, sorted by name, each name under NAME (the
+# judge's: scripts/lib/judge/compare.py says the rules)
 compare() {
-	local name=$1 tmp rc=0
-	shift
-	tmp=$(mktemp -d)
-	verdict x86 "$1" "$2" --allow-skip . >"$tmp/stock"
-	verdict x86 "$3" "$4" --allow-skip . >"$tmp/patched"
-	console "$1" >"$tmp/stock.log"
-	console "$3" >"$tmp/patched.log"
-	awk -v name="$name" -v stock_verdict="$tmp/stock" \
-		-v patched_verdict="$tmp/patched" -v stock_log="$tmp/stock.log" \
-		-v patched_log="$tmp/patched.log" -f "$lib/x86-compare.awk" |
-		LC_ALL=C sort -k2,2 || rc=$?
-	rm -rf "$tmp"
-	return $rc
+	python3 "$lib/judge" compare --kunit-tool "$(kunit_tool)" --cpus "$default_cpus" "$@"
 }
 
 if [ "${1-}" = --compare ]; then

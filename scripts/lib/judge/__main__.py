@@ -19,6 +19,8 @@ the rules that judge the tree. Run as python3 scripts/lib/judge COMMAND.
                          more (BOOT/cycles)
       --modules LSMOD    every module the "system" program says the
                          kernel loaded is in LSMOD (BOOT/modules)
+  compare --kunit-tool DIR [--cpus N] NAME STOCK-LOG STOCK-STATUS PATCHED-LOG PATCHED-STATUS
+      make x86-selftests' comparison of two boots (compare.py)
   fuzz LOG NAME TRINITY-CALLS OWN-CALLS
       the calls of a make fuzz boot (fuzz.py), a summary on stderr
   kinds FILE
@@ -34,6 +36,7 @@ import sys
 
 sys.dont_write_bytecode = True  # nothing written into the kernel tree it imports from
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare  # noqa: E402
 import console  # noqa: E402
 import fuzz  # noqa: E402
 import ktap  # noqa: E402
@@ -107,6 +110,24 @@ def fuzz_count(argv):
     return int(any(l.startswith('FAIL ') for l in lines))
 
 
+def compare_kernels(argv):
+    """compare --kunit-tool DIR [--cpus N] NAME STOCK-LOG STOCK-STATUS
+    PATCHED-LOG PATCHED-STATUS: make x86-selftests' comparison"""
+    a = argparse.ArgumentParser(prog='judge compare')
+    a.add_argument('--kunit-tool', required=True)
+    a.add_argument('--cpus', type=int, default=4)
+    a.add_argument('name')
+    a.add_argument('stock_log')
+    a.add_argument('stock_status', type=int)
+    a.add_argument('patched_log')
+    a.add_argument('patched_status', type=int)
+    o = a.parse_args(argv)
+    ktap.load(o.kunit_tool)
+    lines = compare.compare(o.name, o.stock_log, o.stock_status, o.patched_log, o.patched_status, o.cpus)
+    print('\n'.join(lines))
+    return int(any(l.startswith('FAIL ') for l in lines))
+
+
 def kinds(argv):
     """kinds FILE: the host test of the list of report kinds"""
     lines = reports.check(argv[0])
@@ -124,7 +145,7 @@ def kunit_parser(argv):
     return 0
 
 
-COMMANDS = {'boot': boot, 'fuzz': fuzz_count, 'kinds': kinds, 'kunit-parser': kunit_parser}
+COMMANDS = {'boot': boot, 'compare': compare_kernels, 'fuzz': fuzz_count, 'kinds': kinds, 'kunit-parser': kunit_parser}
 
 if __name__ == '__main__':
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
