@@ -45,11 +45,11 @@ collect() {
 	judged "$@" || [ $? = 1 ]
 }
 
-# console LOG: the guest console log LOG as every script reads it: without
+# console LOG: the guest console log LOG as the judge reads it: without
 # \r, each kernel line spliced into a program's line on a line of its own
-# (unsplice.awk)
+# (scripts/lib/judge/console.py), for the scripts that show or mine a log
 console() {
-	awk -f "$lib/unsplice.awk" "$1"
+	python3 "$lib/judge" console "$1"
 }
 
 # verdict NAME LOG QEMU-STATUS [VERDICT-OPTION...]: verdict.sh's result

@@ -21,8 +21,13 @@ the rules that judge the tree. Run as python3 scripts/lib/judge COMMAND.
                          kernel loaded is in LSMOD (BOOT/modules)
   compare --kunit-tool DIR [--cpus N] NAME STOCK-LOG STOCK-STATUS PATCHED-LOG PATCHED-STATUS
       make x86-selftests' comparison of two boots (compare.py)
+  console LOG
+      the log without \\r, each kernel line on its own (console.py)
   fuzz LOG NAME TRINITY-CALLS OWN-CALLS
       the calls of a make fuzz boot (fuzz.py), a summary on stderr
+  programs --kunit-tool DIR --expect FILE --programs A,B [--cells] [--table OUT]
+           COLUMN LOG STATUS [COLUMN LOG STATUS]...
+      make programs' cells against the table FILE (programs.py)
   kinds FILE
       the host test of the list of report kinds (reports.py): each line
       of FILE, KIND<TAB>LINE, is found as KIND, and each kind has a line
@@ -40,6 +45,7 @@ import compare  # noqa: E402
 import console  # noqa: E402
 import fuzz  # noqa: E402
 import ktap  # noqa: E402
+import programs  # noqa: E402
 import reports  # noqa: E402
 import rules  # noqa: E402
 import tree  # noqa: E402
@@ -128,6 +134,38 @@ def compare_kernels(argv):
     return int(any(l.startswith('FAIL ') for l in lines))
 
 
+def programs_cells(argv):
+    """programs --kunit-tool DIR --expect FILE --programs A,B [--cells]
+    [--table OUT] COLUMN LOG STATUS [...]: make programs' report"""
+    a = argparse.ArgumentParser(prog='judge programs')
+    a.add_argument('--kunit-tool', required=True)
+    a.add_argument('--expect', required=True)
+    a.add_argument('--programs', required=True)
+    a.add_argument('--cells', action='store_true')
+    a.add_argument('--table')
+    a.add_argument('boots', nargs='+')
+    o = a.parse_args(argv)
+    if len(o.boots) % 3:
+        a.error('COLUMN LOG STATUS, per boot')
+    ktap.load(o.kunit_tool)
+    logs = [(o.boots[i], o.boots[i + 1], int(o.boots[i + 2])) for i in range(0, len(o.boots), 3)]
+    try:
+        lines = programs.run(logs, o.expect, o.programs.split(','), o.cells, o.table)
+    except programs.TableError as e:
+        print(f'error: {e}', file=sys.stderr)
+        print('\n'.join(e.lines))
+        return 1
+    print('\n'.join(lines))
+    return int(any(l.startswith('FAIL ') for l in lines))
+
+
+def show_console(argv):
+    """console LOG: the log as the judge reads it (console.py), for the
+    scripts that show or mine a log (make run, bench/icount.sh)"""
+    print('\n'.join(console.read(argv[0])))
+    return 0
+
+
 def kinds(argv):
     """kinds FILE: the host test of the list of report kinds"""
     lines = reports.check(argv[0])
@@ -145,7 +183,8 @@ def kunit_parser(argv):
     return 0
 
 
-COMMANDS = {'boot': boot, 'compare': compare_kernels, 'fuzz': fuzz_count, 'kinds': kinds, 'kunit-parser': kunit_parser}
+COMMANDS = {'boot': boot, 'compare': compare_kernels, 'console': show_console, 'fuzz': fuzz_count, 'kinds': kinds, 'kunit-parser': kunit_parser,
+            'programs': programs_cells}
 
 if __name__ == '__main__':
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
