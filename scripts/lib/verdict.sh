@@ -22,6 +22,8 @@
 #                     offline/online cycles (BOOT/cycles)
 #   --modules LSMOD   every module the "system" program says the kernel
 #                     loaded is in the recorded lsmod LSMOD (BOOT/modules)
+#   --leak-shown      only one line, BOOT/leak-shown: a case found a port
+#                     open that must fault (the stock kernel under Xen)
 #   --system          the log is a whole system's (make check-debian):
 #                     systemd must reach multi-user.target and start the
 #                     test service once, which must report its end, and
@@ -38,11 +40,11 @@ set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
-usage="usage: verdict.sh [--allow-skip RE] [--forbid RE] [--changed KEY [--changes FILE]] [--expect-kunit SUITE:CASES] [--cpus N] [--strict-kill PROG] [--hotplug-cycles N] [--system] LOG BOOT [QEMU-STATUS]"
+usage="usage: verdict.sh [--allow-skip RE] [--forbid RE] [--changed KEY [--changes FILE]] [--expect-kunit SUITE:CASES] [--cpus N] [--strict-kill PROG] [--hotplug-cycles N] [--modules LSMOD] [--leak-shown] [--system] LOG BOOT [QEMU-STATUS]"
 opts=() n=$default_cpus changes=$top/tests/stock-changes
 while [ $# -gt 0 ]; do
-	if [ "$1" = --system ]; then
-		opts+=(--system)
+	if [ "$1" = --system ] || [ "$1" = --leak-shown ]; then
+		opts+=("$1")
 		shift
 		continue
 	fi

@@ -19,6 +19,8 @@ the rules that judge the tree. Run as python3 scripts/lib/judge COMMAND.
                          more (BOOT/cycles)
       --modules LSMOD    every module the "system" program says the
                          kernel loaded is in LSMOD (BOOT/modules)
+      --leak-shown       only BOOT/leak-shown: a case found a port open
+                         that must fault (the stock kernel under Xen)
   compare --kunit-tool DIR [--cpus N] NAME STOCK-LOG STOCK-STATUS PATCHED-LOG PATCHED-STATUS
       make x86-selftests' comparison of two boots (compare.py)
   console LOG
@@ -86,6 +88,7 @@ def boot(argv):
     a.add_argument('--strict-kill', default='')
     a.add_argument('--hotplug-cycles', type=int, default=0)
     a.add_argument('--modules', default='')
+    a.add_argument('--leak-shown', action='store_true')
     a.add_argument('log')
     a.add_argument('name')
     a.add_argument('status', type=int, nargs='?', default=0)
@@ -99,7 +102,7 @@ def boot(argv):
         changed=changes(o.changes, o.changed) if o.changed else {},
         expect_kunit=expected_suites(','.join(o.expect_kunit)),
         cpus=o.cpus, strict_kill=o.strict_kill, hotplug_cycles=o.hotplug_cycles,
-        modules=o.modules)
+        modules=o.modules, leak_shown=o.leak_shown)
     lines = rules.Judge(tree.build(o.log, o.name, o.status, o.forbid, o.system), options).lines()
     print('\n'.join(lines))
     return int(any(l.startswith('FAIL ') for l in lines))

@@ -6,7 +6,9 @@ program's line, " global.cli", follows on the next line. read() puts the
 kernel line on a line of its own and the program's line back together
 ("    ok 7 global.cli"); kernel lines that come in between stay as they
 come. CONFIG_PRINTK_CALLER's "[   T45]" after a timestamp is dropped, so
-that every kernel line starts with the plain timestamp.
+that every kernel line starts with the plain timestamp. A Xen dom0 boot's
+console holds the hypervisor's own lines, "(XEN) ...": they are Xen's,
+not the guest's, and are left out.
 """
 import re
 
@@ -38,6 +40,8 @@ def _unspliced(raw_lines):
     held = None  # a program's line cut by a kernel line
     for raw in raw_lines:
         line = CALLER.sub(r'\1 ', raw.rstrip('\n').removesuffix('\r'))
+        if line.startswith('(XEN)'):
+            continue
         if held is not None and TIMESTAMP.match(line):
             yield line
             continue
