@@ -25,7 +25,6 @@ PLAN = re.compile(r'1\.\.[0-9]+')
 RESULT = re.compile(r'(not )?ok ([0-9]+)\b')
 RUN = re.compile(r'#  RUN +(.*?)( \.\.\.)?$')  # kselftest_harness.h's
 NAMELESS = re.compile(r'((?:not )?ok [0-9]+) (# .*)')  # 6.1's "ok 3 # SKIP why"
-CHECK = re.compile(r'\[(OK|FAIL|SKIP|WARN|RUN)\]\s*(.*)')  # the upstream selftests'
 ESCAPE = re.compile(r'\x1b\[[0-9;]*m')  # systemd's colours
 SERVICE_START = '# iopl-tests: start'  # guest/debian/usr/local/lib/iopl/run
 SMP = re.compile(r'smp: Brought up [0-9]+ nodes?, ([0-9]+) CPUs?$')
