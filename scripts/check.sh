@@ -2,15 +2,12 @@
 # The boot matrix of make check on tree $TREE and KARCH: build the kernel
 # and the guest, boot once per iopl= mode, print every result and one
 # summary line. The host-only checks are scripts/host-checks.sh.
-# check.sh [patched|stock|debug] [--no-variants] [--hotplug] [--as-is]
-#          [--boots NAME,...]
+# check.sh [patched|stock|debug] [--hotplug] [--as-is] [--boots NAME,...]
 #   patched: the series, booted once per iopl= mode, plus a kernel built
 #            without X86_IOPL_IOPERM (default)
 #   stock:   Debian's kernel unchanged; what the series changes is CHANGED
 #   debug:   the series on the sanitizer config (config/debug.config), every
 #            mode, fault injection and a kmemleak scan at the end
-#   --no-variants  patched on x86_64 without the kernel without
-#                  X86_IOPL_IOPERM
 #   --hotplug      also the CPU hotplug boot at scale (patched)
 #   --as-is        the build tree (build/$TREE/tree) as it stands: no
 #                  tree.sh, which stops on commits not exported to
@@ -23,13 +20,12 @@ set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/lib/common.sh"
 
-usage="usage: check.sh [patched|stock|debug] [--no-variants] [--hotplug] [--as-is] [--boots NAME,...]"
+usage="usage: check.sh [patched|stock|debug] [--hotplug] [--as-is] [--boots NAME,...]"
 all_boots=(default strict compat off bogus no-ioperm hotplug)
-kind=patched variants=1 hotplug=0 as_is=() boots=
+kind=patched hotplug=0 as_is=() boots=
 while [ $# -gt 0 ]; do
 	case $1 in
 	patched | stock | debug) kind=$1 ;;
-	--no-variants) variants=0 ;;
 	--hotplug) hotplug=1 ;;
 	--as-is) as_is=(--as-is) ;;
 	--boots)
@@ -47,15 +43,13 @@ picked() {
 for b in ${boots//,/ }; do
 	[[ " ${all_boots[*]} " = *" $b "* ]] || die "check.sh: no boot $b; the boots are ${all_boots[*]}"
 done
-picked no-ioperm || variants=0
 if [ -n "$boots" ]; then	# they say whether hotplug runs, not --hotplug
 	hotplug=0
 	! picked hotplug || hotplug=1
 fi
-# The kernel without X86_IOPL_IOPERM is an x86_64 kernel
-[ "$karch" = x86_64 ] && [ "$kind" = patched ] || variants=0
-[ "$karch" != x86_64 ] || [ "$kind" != patched ] || [ $variants = 1 ] ||
-	step "check: tree $tree_version without the kernel without X86_IOPL_IOPERM"
+# The kernel without X86_IOPL_IOPERM: an x86_64 test kernel, when picked
+no_ioperm=0
+[ "$karch" != x86_64 ] || [ "$kind" != patched ] || ! picked no-ioperm || no_ioperm=1
 boot_opts=()	# boot.sh options for every boot
 extra=()	# kernel command-line words for every boot
 results=$build/logs/results-$kind$ksuffix.txt
@@ -73,7 +67,7 @@ else
 fi
 "$lib/kbuild.sh" "${as_is[@]}" "$kind"
 # A kernel without ioperm()/iopl() at all, booted once below.
-[ $variants = 0 ] || "$lib/kbuild.sh" "${as_is[@]}" patched-no-ioperm "$build/tree" \
+[ $no_ioperm = 0 ] || "$lib/kbuild.sh" "${as_is[@]}" patched-no-ioperm "$build/tree" \
 	"$top/config/test.config" "$top/config/no-ioperm.config"
 if [ "$kind" = debug ]; then
 	# KASAN, lockdep and friends under TCG are slow: more memory and time.
@@ -132,7 +126,7 @@ else
 	# An unknown word leaves the default, compat.
 	! picked bogus || boot bogus "$(list demo iopl)" -- iopl=bogus
 	# Without X86_IOPL_IOPERM every test skips; none may fail.
-	[ $variants = 0 ] || kernel=patched-no-ioperm boot default \
+	[ $no_ioperm = 0 ] || kernel=patched-no-ioperm boot default \
 		"$(list demo iopl ioperm "${ours[@]}")" --allow-skip "$no_ioperm_skips"
 fi
 
