@@ -12,11 +12,14 @@
  * may tick in steps of tens of cycles), after an untimed batch of the
  * same installs that warms the caches. Cold: both bitmaps and the TSS's
  * bitmap data flushed with clflush before each install, which is timed
- * alone. Stock and series alternate within each round, so
- * that both see the same machine. The cost of a big copy depends on the
- * physical pages of its source and destination (cache sets, aliasing),
- * so each scenario runs on LAYOUTS fresh allocations of the TSS and the
- * bitmaps, kept until the end. The TSS must grant exactly what the task's
+ * alone, TSS up to mapall included. The cost of a copy depends on the
+ * physical pages of its source and destination (cache sets, aliasing,
+ * DRAM banks; a cold copy of 96 bytes costs about 300 or about 520
+ * cycles, by the pages, on this project's AMD EPYC VM), so each scenario
+ * runs on LAYOUTS fresh allocations of pages, and stock and series build
+ * their TSS and bitmaps on the same pages of each, one after the other,
+ * in turn first, so that both see the same pages and the same machine.
+ * The TSS must grant exactly what the task's
  * bitmap grants, or the program fails: checked after every install of
  * the untimed batches and of the cold samples, and after the last install
  * of every timed batch (a check inside the batch would be timed with it).
@@ -33,8 +36,10 @@
 #include <x86intrin.h>
 
 #define ROUNDS	1000
-#define LAYOUTS	10	/* fresh allocations per scenario */
+#define LAYOUTS	50	/* fresh allocations per scenario */
 #define BATCH	64
+#define LAYOUT_BYTES	(16 * 4096)	/* a TSS and two bitmaps, in pages */
+#define SETTLE	20000	/* TSC cycles between the flush and a cold sample */
 
 /* The kernel's memcpy()/memset() on an ERMS/FSRM CPU: rep movsb/stosb */
 void *memcpy(void *dst, const void *src, size_t n)
@@ -62,6 +67,7 @@ struct variant {
 	int (*differs)(void *tss, void *task);
 	void (*flush)(void *tss, void *task);
 	void (*sizes)(size_t *iobm, size_t *tss);
+	void (*use_pages)(void *mem, size_t size);
 };
 
 #define DECLARE_VARIANT(p)						\
@@ -72,8 +78,10 @@ struct variant {
 	int p##_differs(void *, void *);				\
 	void p##_flush(void *, void *);					\
 	void p##_sizes(size_t *, size_t *);				\
+	void p##_use_pages(void *, size_t);				\
 	static const struct variant p = { #p, p##_new_tss, p##_new_task, \
-		p##_ioperm, p##_update, p##_differs, p##_flush, p##_sizes }
+		p##_ioperm, p##_update, p##_differs, p##_flush, p##_sizes, \
+		p##_use_pages }
 DECLARE_VARIANT(stock);
 DECLARE_VARIANT(series);
 
@@ -143,6 +151,38 @@ static void report(double *s, int n, int cold)
 		printf(" %.1f", s[i] > overhead[cold] ? s[i] - overhead[cold] : 0);
 }
 
+/*
+ * One sample of round @r: hot, BATCH installs of the two tasks in turn
+ * after an untimed batch that checks each; cold, one install after the
+ * caches lost both bitmaps and the TSS.
+ */
+static double sample(const struct variant *v, void *tss, void **task, int r,
+		     int cold, const struct scenario *sc)
+{
+	void *t[2] = { task[r & 1], task[!(r & 1)] };
+	int n = cold ? 1 : BATCH;
+	double cycles;
+
+	if (cold) {
+		unsigned long long t0;
+
+		v->flush(tss, t[0]);
+		v->flush(tss, t[1]);
+		_mm_mfence();
+		/* Let the write-backs of the flushed lines drain first */
+		for (t0 = tsc(); tsc() - t0 < SETTLE; )
+			;
+	} else {
+		for (int i = 0; i < BATCH; i++) {
+			v->update(tss, t[i & 1]);
+			check(v, tss, t[i & 1], sc);
+		}
+	}
+	cycles = timed(v->update, tss, t, n);
+	check(v, tss, t[(n - 1) & 1], sc);
+	return cycles;
+}
+
 /* Is scenario @s among the names "a/b" in @names (all when none)? */
 static int chosen(size_t s, char **names, int n)
 {
@@ -172,42 +212,35 @@ int main(int argc, char **argv)
 	}
 
 	for (size_t s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]); s++) {
-		void *tss[2], *task[2][2];
-
 		if (scenarios[s].a->iopl || scenarios[s].b->iopl ||
 		    !chosen(s, argv + 1, argc - 1))
 			continue;
 
-		/* cold = 0: hot, 1: cold; rounds alternate stock and series */
-		for (int r = 0; r < ROUNDS; r++) {
-			if (r % (ROUNDS / LAYOUTS) == 0) {
-				for (int k = 0; k < 2; k++) {
-					tss[k] = v[k]->new_tss();
-					task[k][0] = v[k]->new_task();
-					task[k][1] = v[k]->new_task();
-					apply(v[k], task[k][0], scenarios[s].a);
-					apply(v[k], task[k][1], scenarios[s].b);
-				}
-			}
-			for (int cold = 0; cold < 2; cold++) {
-				for (int k = 0; k < 2; k++) {
-					void *t[2] = { task[k][r & 1], task[k][!(r & 1)] };
-					int n = cold ? 1 : BATCH;
+		/*
+		 * Each layout: fresh pages, on which first one variant builds
+		 * its TSS and bitmaps and runs its rounds, then the other, in
+		 * turn first; cold = 0: hot, 1: cold.
+		 */
+		for (int l = 0; l < LAYOUTS; l++) {
+			void *mem = aligned_alloc(4096, LAYOUT_BYTES);
 
-					if (cold) {
-						v[k]->flush(tss[k], t[0]);
-						v[k]->flush(tss[k], t[1]);
-						_mm_mfence();
-					} else {
-						/* Untimed: caches warm, each update checked */
-						for (int i = 0; i < BATCH; i++) {
-							v[k]->update(tss[k], t[i & 1]);
-							check(v[k], tss[k], t[i & 1], &scenarios[s]);
-						}
-					}
-					samples[k][cold][r] = timed(v[k]->update, tss[k], t, n);
-					check(v[k], tss[k], t[(n - 1) & 1], &scenarios[s]);
+			for (int n = 0; n < 2; n++) {
+				int k = (l + n) & 1;
+				void *tss, *task[2];
+
+				v[k]->use_pages(mem, LAYOUT_BYTES);
+				tss = v[k]->new_tss();
+				task[0] = v[k]->new_task();
+				task[1] = v[k]->new_task();
+				if (!mem || !tss || !task[0] || !task[1]) {
+					fprintf(stderr, "cycles: out of memory\n");
+					exit(1);
 				}
+				apply(v[k], task[0], scenarios[s].a);
+				apply(v[k], task[1], scenarios[s].b);
+				for (int r = l * ROUNDS / LAYOUTS; r < (l + 1) * ROUNDS / LAYOUTS; r++)
+					for (int cold = 0; cold < 2; cold++)
+						samples[k][cold][r] = sample(v[k], tss, task, r, cold, &scenarios[s]);
 			}
 		}
 		printf("%s/%s", scenarios[s].a->name, scenarios[s].b->name);

@@ -2,12 +2,14 @@
 # make bench-cycles: TSC cycles of one TSS bitmap update on this machine's
 # CPU, stock against series, per tree, and the bound the series must keep.
 #
-#   cycles.sh [--tree T]... [--series-src DIR] [--out DIR]
+#   cycles.sh [--tree T]... [--stock-src DIR] [--series-src DIR] [--out DIR]
 #
 # --tree: 6.1 and/or 6.12 (default both). --series-src: take the series'
 # code from DIR instead of build/T/tree (one tree only; used to plant a
-# regression and see the bound fail). --out: where the results go
-# (default build/bench).
+# regression and see the bound fail, and to time one patch: DIR a
+# worktree at the patch, --stock-src one at its parent). --stock-src:
+# take the stock code from DIR instead of build/T/src (one tree only).
+# --out: where the results go (default build/bench).
 #
 # The update (tss_copy_io_bitmap(), its helpers and its call condition)
 # and ksys_ioperm(), which builds the bitmaps, are extracted from each
@@ -26,17 +28,18 @@ set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/../scripts/lib/common.sh"
 
-trees=() series_src='' out=$top/build/bench
+trees=() stock_src='' series_src='' out=$top/build/bench
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) trees+=("$2"); shift 2 ;;
+	--stock-src) stock_src=$(cd "$2" && pwd); shift 2 ;;
 	--series-src) series_src=$(cd "$2" && pwd); shift 2 ;;
-	--out) out=$2; shift 2 ;;
-	*) die "usage: cycles.sh [--tree T]... [--series-src DIR] [--out DIR]" ;;
+	--out) out=$(mkdir -p "$2" && cd "$2" && pwd); shift 2 ;;
+	*) die "usage: cycles.sh [--tree T]... [--stock-src DIR] [--series-src DIR] [--out DIR]" ;;
 	esac
 done
 [ ${#trees[@]} -gt 0 ] || trees=(6.1 6.12)
-[ -z "$series_src" ] || [ ${#trees[@]} = 1 ] || die "cycles: --series-src needs exactly one --tree"
+[ -z "$stock_src$series_src" ] || [ ${#trees[@]} = 1 ] || die "cycles: --stock-src and --series-src need exactly one --tree"
 work=$out/cycles
 mkdir -p "$work"
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
@@ -102,7 +105,7 @@ extract_tree() {
 for t in "${trees[@]}"; do
 	b=$top/build/$t
 	[ -d "$b/tree/.git" ] || TREE=$t "$lib/tree.sh"
-	extract_tree "$b/src" "$work/$t-stock.h"
+	extract_tree "${stock_src:-$b/src}" "$work/$t-stock.h"
 	extract_tree "${series_src:-$b/tree}" "$work/$t-series.h"
 	objs=()
 	for k in stock series; do

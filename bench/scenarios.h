@@ -22,11 +22,16 @@ static const struct perm low = { "low", { { 0x80, 8 } } };
 static const struct perm low2 = { "low", { { 0x2e0, 8 } } };
 static const struct perm high = { "high", { { 0xfff0, 8 } } };
 static const struct perm high2 = { "high", { { 0xc000, 8 } } };
+/* A small map that lists nothing, and the smallest that lists a block */
+static const struct perm com1 = { "COM1", { { 0x3f8, 8 } } };
+static const struct perm mid = { "mid", { { 0x4c0, 8 } } };
 static const struct perm wide = { "wide", { { 0x80, 1 }, { 0xfff8, 8 } } };
 static const struct perm wide2 = { "wide2", { { 0x84, 1 }, { 0xffe8, 8 } } };
 /* 16 single ports 4 KiB (0x1000 ports) apart, and 64 at random */
 static const struct perm scatter = { "scatter", .singles = 16, .first = 0x80, .step = 0x1000 };
 static const struct perm random64 = { "random64", .singles = 64 };
+/* 16 single ports 0x360 apart: the closest 16 blocks that are listed */
+static const struct perm spread = { "spread16", .singles = 16, .first = 0x80, .step = 0x360 };
 /* Dense maps: the ISA range (as an X server asks), everything, nearly so */
 static const struct perm isa = { "ISA", { { 0, 1024 } } };
 static const struct perm dense = { "dense", { { 0, 65536 } } };
@@ -45,6 +50,8 @@ static const struct scenario scenarios[] = {
 	{ &isa, &isa }, { &dense, &plain }, { &dense, &low },
 	{ &dense, &nearly }, { &dense, &scatter }, { &adversary, &low },
 	{ &adversary, &adversary }, { &adversary, &scatter },
+	{ &com1, &high }, { &isa, &high }, { &mid, &low }, { &mid, &com1 },
+	{ &spread, &low }, { &spread, &isa },
 };
 
 /* The @k-th single port of @p; @seed starts at 12345 for each set */

@@ -30,7 +30,9 @@ typedef struct { long long counter; } atomic64_t;
 #define min(a, b)		((a) < (b) ? (a) : (b))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define unlikely(x)		__builtin_expect(!!(x), 0)
-#define VISIBLE_IF_IOPORT_KUNIT	static	/* io_bitmap.h, without the KUnit suite */
+#define __aligned(x)		__attribute__((__aligned__(x)))
+#define L1_CACHE_BYTES		64	/* x86_64's, X86_L1_CACHE_SHIFT 6 */
+#define BUILD_BUG_ON(c)		_Static_assert(!(c), #c)
 #define GFP_KERNEL		0
 #define CAP_SYS_RAWIO		17
 #define LOCKDOWN_IOPORT		0
@@ -52,10 +54,14 @@ static inline long long atomic64_add_return(long long i, atomic64_t *v)
 	return v->counter += i;
 }
 
-/* The kernel hands out bitmaps above 8K as whole pages. */
+/*
+ * The kernel hands out bitmaps above 8K as whole pages: here the next
+ * pages of those that cycles.c gave for the current layout (variant.c).
+ */
+void *pages(size_t size);
 static inline void *kmalloc(size_t size, int gfp)
 {
-	return aligned_alloc(4096, (size + 4095) & ~4095UL);
+	return pages(size);
 }
 static inline void *kmemdup(const void *p, size_t size, int gfp)
 {

@@ -2,7 +2,9 @@
 /*
  * PID 1 of the test guest. Mounts /proc, /sys and /dev, then runs the
  * programs named by run=a,b,c on the kernel command line, one after the
- * other, each bounded by timeout=SECONDS (default 300). The output is an
+ * other, each bounded by timeout=SECONDS (default 300). A name may carry
+ * one argument after a colon: run=ioperm:--sweep runs "ioperm --sweep",
+ * reported as ioperm. The output is an
  * outer KTAP document on the console: each program's own output, indented
  * by four spaces, followed by "ok N name" or "not ok N name # reason".
  * run=shell starts busybox sh instead. The guest reboots at the end, which
@@ -242,13 +244,15 @@ static int relay(int fd, double deadline)
 	return 0;
 }
 
-static void run(int nr, const char *name, int timeout)
+static void run(int nr, char *name, int timeout)
 {
 	double deadline = now() + timeout;
 	int master, slave, status = 0;
-	char path[256];
+	char path[256], *arg = strchr(name, ':');
 	pid_t pid;
 
+	if (arg)
+		*arg++ = '\0';
 	snprintf(path, sizeof(path), "%s/%s", bindir, name);
 	say("# init: run %s\n", name);
 	master = open_pty(&slave);
@@ -265,7 +269,7 @@ static void run(int nr, const char *name, int timeout)
 		dup2(slave, 2);
 		close(master);
 		close(slave);
-		execl(path, name, (char *)NULL);
+		execl(path, name, arg, (char *)NULL);
 		printf("init: exec %s: %s\n", path, strerror(errno));
 		_exit(127);
 	}

@@ -106,12 +106,12 @@ last=()
 if [ "$kind" = stock ]; then
 	# Stock behaves like compat and knows no iopl=; nothing of the
 	# series may fail but what tests/stock-changes lists for it.
-	! picked default || boot default "$(list demo iopl ioperm "${ours[@]}" ioport_fuzz)" \
+	! picked default || boot default "$(list demo iopl "$ioperm_vm" "${ours[@]}" ioport_fuzz)" \
 		--allow-skip "$nomem_skips" --changed "stock/default" -- "$hotplug_opt_in"
 else
 	# The KUnit suite (config/kunit.config) runs at boot; all its cases'
 	# results must be in this boot's log.
-	! picked default || boot default "$(list demo iopl ioperm "${ours[@]}" ioport_fuzz "${last[@]}")" \
+	! picked default || boot default "$(list demo iopl "$ioperm_vm" "${ours[@]}" ioport_fuzz "${last[@]}")" \
 		--expect-kunit "$kunit_suites" --allow-skip "$nomem_skips" -- "$hotplug_opt_in"
 	# Skipping CLI/STI as a NOP would betray a broken strict mode; the
 	# kernel's one line about demo is the SIGSEGV of its child that
@@ -121,13 +121,13 @@ else
 		iopl=strict "$hotplug_opt_in"
 	! picked compat || boot compat "$(list demo iopl ioperm_bitmap)" \
 		--allow-skip "$nomem_skips|$hotplug_skip" -- iopl=compat
-	! picked off || boot off "$(list demo iopl ioperm "${ours[@]}" ioport_fuzz "${last[@]}")" \
+	! picked off || boot off "$(list demo iopl "$ioperm_vm" "${ours[@]}" ioport_fuzz "${last[@]}")" \
 		--allow-skip "$off_skips|$nomem_skips" -- iopl=off "$hotplug_opt_in"
 	# An unknown word leaves the default, compat.
 	! picked bogus || boot bogus "$(list demo iopl)" -- iopl=bogus
 	# Without X86_IOPL_IOPERM every test skips; none may fail.
 	[ $no_ioperm = 0 ] || kernel=patched-no-ioperm boot default \
-		"$(list demo iopl ioperm "${ours[@]}")" --allow-skip "$no_ioperm_skips"
+		"$(list demo iopl "$ioperm_vm" "${ours[@]}")" --allow-skip "$no_ioperm_skips"
 fi
 
 # CPU hotplug at scale: CPUs 1-3 offline and online 34 times each, tasks

@@ -38,7 +38,7 @@ case $tree_version in
 *) stock_package=linux-image-$tree_version-cloud-amd64 ;;
 esac
 prefix=/usr/local/lib/iopl	# the tests in the image
-run_all=(system demo iopl ioperm "${ours[@]}" ioport_fuzz programs)
+run_all=(system demo iopl "$ioperm_vm" "${ours[@]}" ioport_fuzz programs)
 
 # judge LOG NAME STATUS [VERDICT-OPTION...]: the result lines of one boot
 # of the system (verdict.sh --system: the steps before the tests are named
@@ -77,7 +77,7 @@ payload=$img/payload
 rm -rf "$payload"
 mkdir -p "$payload$prefix/bin" "$payload/etc/systemd/system/multi-user.target.wants"
 cp "$guest/root/init" "$payload$prefix/init"
-for b in demo ioport_fuzz "${selftests[@]}"; do
+for b in demo ioport_fuzz "${ours[@]}" "${selftests[@]}"; do
 	cp "$guest/root/bin/$b" "$payload$prefix/bin/"
 done
 gcc -static -O2 -Wall -o "$payload$prefix/bin/programs" "$top/guest/programs.c" ||

@@ -3,7 +3,8 @@
 # table of a commit message in patches/*/*.patch (above its "---") and of
 # a letter in patches/ (patches/*.txt, patches/*/*.txt), with or without
 # outer pipes, must stand row for row, in one piece, in one table of a
-# results/*.md file that the same message or letter names: a table of
+# results/*.md file that the same message or letter names (a changelog
+# names none: the files its set's cover letter names): a table of
 # its tree (patches/TREE/, cover-letter-TREE-*), of the run it names
 # ("run 1 of three"), under its caption ("Hot:"), where the results file
 # says a tree, a run or a caption (scripts/lib/figures.py). A message

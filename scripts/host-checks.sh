@@ -5,7 +5,7 @@
 # asked, the checks that do not depend on the tree, run once per make check:
 #   --harness    the harness's own tests (tests/harness/run.sh)
 #   --parity     the two series against each other (parity.sh)
-#   --porttrace  the selftests touch no port but 0x80 and 0xed by default
+#   --porttrace  the selftests touch no port but 0x80-0x8f and 0xed by default
 #                (porttrace.sh, two traced boots)
 #   --figures    the tables of the changelogs and cover letters stand in
 #                the results/ files they name (figures.sh)

@@ -3,7 +3,8 @@
 # and so does every set of patches/$TREE/sets on its prerequisites alone.
 # Each commit base..HEAD of build/tree is checked out in its own worktree
 # (build/series/tree), built with the test config (build/series-kernel)
-# and booted with the demo and the selftests that exist at that commit.
+# and booted with the demo, the selftests that exist at that commit and
+# guest/ioperm_bitmap.
 # Each set is applied with git am on the base in a second worktree
 # (build/series/set), after the sets it names, built with the test config
 # and, when the set brings the KUnit suite, config/kunit.config, and
@@ -34,7 +35,7 @@ git -C "$build/tree" worktree prune
 
 guest_dir=$build/series/guest
 # boot_tree NAME WORKTREE KERNEL [VERDICT-OPTION...]: boot build/KERNEL
-# with the demo and the selftests of WORKTREE; its verdict into $results
+# with the demo, the selftests of WORKTREE and ours (guest/); its verdict into $results
 boot_tree() {
 	local name=$1 wt=$2 kernel=$3 t present=() log status=0
 	shift 3
@@ -44,7 +45,7 @@ boot_tree() {
 	"$lib/guest.sh" --out "$guest_dir" "$wt" "${present[@]}"
 	log=$build/logs/boot-${name//\//-}.log
 	"$lib/boot.sh" --initrd "$guest_dir/initramfs.cpio" "$build/$kernel/bzImage" "$log" \
-		"$(list demo "${present[@]}")" || status=$?
+		"$(list demo "${present[@]/#ioperm/$ioperm_vm}" "${ours[@]}")" || status=$?
 	# Without fault injection and the hotplug opt-in, cases skip by design.
 	verdict "$name" "$log" "$status" --allow-skip "$default_skips" "$@" | tee -a "$results"
 }

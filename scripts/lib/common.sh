@@ -92,10 +92,14 @@ i386) ksuffix=-i386 ;;
 *) die "KARCH=$karch: the architectures are x86_64 and i386" ;;
 esac
 guest=$build/guest$ksuffix	# the guest's root and initramfs (lib/guest.sh)
-# Our selftests, in the order the boots run them, and all the selftests
-# built into the guest from tools/testing/selftests/x86
+# Our own test programs beside the tree's selftests (guest/), in the
+# order the boots run them, and the selftests built into the guest from
+# the tree's tools/testing/selftests/x86
 ours=(ioperm_bitmap)
-selftests=(iopl ioperm "${ours[@]}")
+selftests=(iopl ioperm)
+# The tree's ioperm selftest as a VM runs it: with its wide sweep of
+# must-fault probes (--sweep), which are not inert on real hardware
+ioperm_vm=ioperm:--sweep
 # ioperm_bitmap's CPU hotplug runs only when asked for; the boots that
 # run it ask for three rounds. Without that, and its allocation failure
 # cases without fault injection of sleeping allocations, it skips by

@@ -1,5 +1,7 @@
 """The tables of the changelogs and cover letters come from results/
-(scripts/figures.sh; see it for the rules). Run as
+(scripts/figures.sh; see it for the rules). A changelog's tables come
+from the files that its set's cover letter names; no patch names a
+results file or the harness (HARNESS), below its "---" neither. Run as
 python3 scripts/lib/figures.py ROOT: prints one PASS or FAIL line per
 message with a table, exit status 1 on a FAIL.
 
@@ -122,15 +124,36 @@ def tree_of(name):
     return m.group(1) if m else None
 
 
+def set_letter(root, name):
+    """The cover letter of the set that holds the patch NAME (patches/TREE/sets),
+    or None"""
+    m = re.match(r'patches/([0-9.]+)/([0-9]{4})-', name)
+    sets = m and os.path.join(root, 'patches', m.group(1), 'sets')
+    if not sets or not os.path.isfile(sets):
+        return None
+    for line in open(sets):
+        f = line.split()
+        if len(f) == 3 and not f[0].startswith('#') and re.fullmatch(r'[0-9]+-[0-9]+', f[2]):
+            first, last = map(int, f[2].split('-'))
+            if first <= int(m.group(2)) <= last:
+                return f'patches/cover-letter-{m.group(1)}-{f[0]}.txt'
+    return None
+
+
 def check(root, name):
-    """The result line of the message NAME, or None without a table"""
+    """The result line of the message NAME, or None without a table. A
+    changelog names no results/ file (upstream has none): its set's cover
+    letter does, for it."""
     text = message(os.path.join(root, name))
     found = tables(text)
     if not found:
         return None
     named = sorted(set(RESULTS.findall(text)))
+    letter = set_letter(root, name) if name.endswith('.patch') else None
+    if not named and letter and os.path.isfile(os.path.join(root, letter)):
+        named = sorted(set(RESULTS.findall(message(os.path.join(root, letter)))))
     if not named:
-        return f'FAIL host/figures/{name}: a table, and no results/ file named'
+        return f'FAIL host/figures/{name}: a table, and no results/ file named, in it or in its set\'s cover letter'
     gone = [r for r in named if not os.path.isfile(os.path.join(root, r))]
     if gone:
         return '\n'.join(f'FAIL host/figures/{name}: names {r}, which does not exist' for r in gone)
@@ -144,10 +167,31 @@ def check(root, name):
     return f'PASS host/figures/{name}: {rows} rows from {" ".join(named)}'
 
 
+# What upstream cannot follow: this project's results files and the parts
+# of its harness (make targets, its directories)
+HARNESS = re.compile(r'results/[A-Za-z0-9._-]+|\bmake (check|bench|run|deps|test-harness|outgoing)[a-z0-9-]*'
+                     r'|\bbench-cycles\b|(?<![A-Za-z0-9_./-])(bench|guest|scripts/lib)/[A-Za-z0-9._-]+')
+
+
+def harness_refs(root, patches):
+    """FAIL lines for the patches (the whole files, below "---" too) that
+    name a results file or the harness, or one PASS line"""
+    bad = []
+    for name in patches:
+        for no, line in enumerate(open(os.path.join(root, name)), 1):
+            if m := HARNESS.search(line):
+                bad.append(f'FAIL host/figures/{name}: line {no} names {m.group(0)}, '
+                           'which only this project has')
+                break
+    return bad or [f'PASS host/figures/harness-names: {len(patches)} patches name no results file '
+                   'and no part of the harness']
+
+
 def main(root):
-    files = sorted(glob.glob('patches/**/*.patch', root_dir=root, recursive=True) +
-                   glob.glob('patches/**/*.txt', root_dir=root, recursive=True))
+    patches = sorted(glob.glob('patches/**/*.patch', root_dir=root, recursive=True))
+    files = sorted(patches + glob.glob('patches/**/*.txt', root_dir=root, recursive=True))
     lines = [line for name in files if (line := check(root, name)) is not None]
+    lines += harness_refs(root, patches)
     if not lines:
         lines = ['FAIL host/figures: no table in any changelog or cover letter']
     print('\n'.join(lines))

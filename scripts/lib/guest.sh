@@ -1,6 +1,6 @@
 #!/bin/bash
-# Build the guest: init, the demo, the benchmark, kmemleak, ioport_fuzz and
-# the selftests (static), busybox, and the initramfs
+# Build the guest: init, the demo, the benchmark, kmemleak, ioport_fuzz,
+# ioperm_bitmap and the tree's selftests (static), busybox, and the initramfs
 # build/$TREE/guest/initramfs.cpio. With KARCH=i386 everything is built
 # with -m32 into build/$TREE/guest-i386, without busybox (Debian's is
 # 64-bit).
@@ -50,6 +50,8 @@ compile "$root/bin/demo" "$top/guest/demo.c"
 compile "$root/bin/bench" "$top/bench/icount.c"
 compile "$root/bin/kmemleak" "$top/guest/kmemleak.c"
 compile "$root/bin/ioport_fuzz" "$top/guest/ioport_fuzz.c"
+compile "$root/bin/ioperm_bitmap" "$top/guest/ioperm_bitmap.c" \
+	-I"$tree/tools/testing/selftests" -I"$tree/usr/include"
 for t in "$@"; do
 	compile "$root/bin/$t" "$tree/tools/testing/selftests/x86/$t.c" \
 		-I"$tree/tools/testing/selftests" -I"$tree/usr/include"

@@ -21,6 +21,9 @@ import ktap
 import reports
 
 VERSION = re.compile(r'(K?TAP) version [0-9]+$')
+# A line of a KTAP document: indented (a subtest's), or a version, plan,
+# result or diagnostic line
+KTAP_SYNTAX = re.compile(r'\s|K?TAP version |1\.\.[0-9]|(not )?ok [0-9]|#')
 PLAN = re.compile(r'1\.\.[0-9]+')
 RESULT = re.compile(r'(not )?ok ([0-9]+)\b')
 RUN = re.compile(r'#  RUN +(.*?)( \.\.\.)?$')  # kselftest_harness.h's
@@ -161,11 +164,22 @@ def programs(boot, lines):
 
 def kunit(boot):
     """The kernel's KUnit document: the kernel lines from its first
-    "KTAP version" on, timestamps removed"""
-    texts = [l.but(l.kernel) for l in boot.lines if l.ts]
-    start = next((i for i, t in enumerate(texts) if VERSION.match(t)), None)
-    if start is not None:
-        boot.kunit = ktap.parse(texts[start:])
+    "KTAP version" on, timestamps removed, without the other kernel
+    messages printed meanwhile (a driver's line between a suite's
+    "KTAP version" and its "# Subtest:" hides the suite from
+    kunit_parser). A line of KTAP's own syntax, indented or not, stays,
+    and so does the rest of a message that one printk() spread over
+    lines (a failed expectation's text): its timestamp is that of the
+    line before."""
+    lines = [l for l in boot.lines if l.ts]
+    start = next((i for i, l in enumerate(lines) if VERSION.match(l.kernel)), None)
+    if start is None:
+        return
+    doc = []
+    for l in lines[start:]:
+        if KTAP_SYNTAX.match(l.kernel) or (doc and l.ts == doc[-1].ts):
+            doc.append(l)
+    boot.kunit = ktap.parse([l.but(l.kernel) for l in doc])
 
 
 def system(lines):
@@ -189,7 +203,8 @@ def build(path, name, status, forbid=None, booted_system=False):
     for line in boot.lines:
         text = kernel_text(line) or ''
         if (m := RUNLIST.search(text)) and boot.runlist is None:
-            boot.runlist = m.group(1).split(',')
+            # A program's argument (run=ioperm:--sweep) is not its name
+            boot.runlist = [r.split(':')[0] for r in m.group(1).split(',')]
         if m := SMP.search(text):
             boot.cpus = int(m.group(1))
     init = outer_lines(boot.lines)
