@@ -7,7 +7,7 @@
 # scripts/lib/common.sh, 6.12), and the check targets run both.
 # Other variables: KARCH=i386 (32-bit kernels), ACCEL=kvm (QEMU),
 # CMDLINE= (run, shell), FORCE=1 (tree), FUZZ_TRINITY_SYSCALLS=,
-# FUZZ_OWN_SYSCALLS= (fuzz).
+# FUZZ_OWN_SYSCALLS= (fuzz), FLAVOUR= and LSMOD= (deb).
 SHELL := /bin/bash
 S := scripts
 L := scripts/lib
@@ -16,7 +16,7 @@ EACH := $(S)/for-each-tree.sh
 .DEFAULT_GOAL := help
 .PHONY: help deps src tree export outgoing checkpatch stock patched guest run shell \
 	check check-i386 check-stock check-debug check-all check-series check-xen \
-	check-debcfg check-debian docs programs bench bench-cycles x86-selftests fuzz test-harness clean
+	check-debcfg check-debian deb docs programs bench bench-cycles x86-selftests fuzz test-harness clean
 
 help: ## this list
 	@awk -F ':.*## ' '/^[a-z0-9-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -109,8 +109,11 @@ check-xen: deps ## the stock and the patched kernel as Xen PV dom0, with the I/O
 check-debcfg: deps ## Debian's config.amd64_none_amd64: the options the series needs, W=1 warnings
 	@$(EACH) $(if $(TREE),--trees $(TREE)) debian-config.sh
 
-check-debian: deps ## Debian's cloud config as a .deb, dpkg -i into Debian 12, booted under systemd
+check-debian: deps ## make deb's cloud packages, dpkg -i into Debian 12, booted under systemd in every mode
 	@$(EACH) $(if $(TREE),--trees $(TREE)) debian.sh
+
+deb: tree ## Debian packages of the patched kernel: FLAVOUR=amd64 (default) or cloud-amd64, LSMOD=FILE cuts the modules
+	@$(L)/debkbuild.sh --flavour $(or $(FLAVOUR),amd64) $(if $(LSMOD),--lsmod $(abspath $(LSMOD)))
 
 docs: tree ## the Sphinx build of Documentation/x86 with the series' ioport.rst
 	@$(S)/docs.sh

@@ -1,22 +1,32 @@
 #!/bin/bash
-# make check-debian: the series as a Debian user gets it. The patched tree
-# of $TREE is built with Debian's own cloud config and packaged by the
-# kernel's make bindeb-pkg (lib/debkbuild.sh). A Debian 12 system made by
-# mmdebstrap from Debian's archive gets that package with dpkg -i (its
-# maintainer scripts make the initrd with initramfs-tools), Debian's own
-# signed kernel of the same version as the baseline, Debian's port-I/O
-# programs and the series' selftests. QEMU boots it from a virtio disk
-# (TCG, 4 CPUs) with each kernel and its initrd from the image's /boot;
-# systemd reaches multi-user.target, the service iopl-tests runs the
-# selftests and the programs (KTAP on ttyS0) and powers off.
+# make check-debian: the series as a Debian admin installs it. make deb
+# (lib/debkbuild.sh) builds the patched tree with Debian's own cloud config
+# and packages it with the kernel's make bindeb-pkg. A Debian 12 system
+# made by mmdebstrap from Debian's archive gets the image and headers
+# packages with dpkg -i (their maintainer scripts make the initrd with
+# initramfs-tools), Debian's own signed kernel of the same version as the
+# baseline, Debian's port-I/O programs and the series' selftests. QEMU
+# boots it from a virtio disk (TCG, 4 CPUs) with each kernel and its
+# initrd from the image's /boot; systemd reaches multi-user.target, the
+# service iopl-tests runs the selftests and the programs (KTAP on ttyS0)
+# and powers off.
 #
-# debian.sh [--no-xen|--xen-only] build what is missing, boot, judge;
-#                                without the Xen PV part, or only it
+# debian.sh [--full] [--no-xen|--install-only|--xen-only]
+#                                build what is missing, boot, judge; the
+#                                modules Debian's kernel loads here
+#                                (config/debian-lsmod-$TREE.txt), or with
+#                                --full every module of the flavour;
+#                                without the Xen PV part, or only the
+#                                install steps, or only the Xen PV part
 # debian.sh --judge LOG NAME [QEMU-STATUS] [VERDICT-OPTION...]
 #                                judge one recorded console log (host tests)
+# debian.sh --judge-install LOG STEP KERNEL [QEMU-STATUS] [TEXT...]
+#                                judge one recorded boot of the install steps
 #
 # Boots: Debian's kernel (what the series adds is CHANGED), the patched
-# kernel without iopl= (compat) with pti=on, iopl=strict, iopl=off.
+# kernel without iopl= (compat) with pti=on, iopl=strict, iopl=off. Then
+# the install steps of docs/install-debian.md, one boot each, in a second
+# system that boots through GRUB.
 # docs/debian.md says what each proves and how to read a failure.
 set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
@@ -47,6 +57,38 @@ judge() {
 	verdict "$2" "$1" "$3" --system "${@:4}"
 }
 
+# judge_install LOG STEP KERNEL STATUS [TEXT...]: the result line of one
+# boot of the install steps: the boot ended by itself, ran STEP on KERNEL
+# to its end, and its console shows each TEXT (a fixed string)
+judge_install() {
+	local log=$1 step=$2 kernel=$3 status=$4 text con why=""
+	shift 4
+	con=$(console "$log")
+	if [ "$status" != 0 ]; then
+		why="QEMU stopped with status $status (124: timeout)"
+	elif ! grep -qxF "# install: $step, kernel $kernel" <<<"$con"; then
+		why="no step $step on kernel $kernel (booted: $(sed -n 's/^# install: [a-z]*, kernel //p' <<<"$con" | head -n 1))"
+	elif ! grep -qxF "# install: $step ok" <<<"$con"; then
+		why="step $step did not finish: $(grep '^+ ' <<<"$con" | tail -n 1)"
+	else
+		for text in "$@"; do
+			grep -qF -- "$text" <<<"$con" || { why="no \"$text\" on the console"; break; }
+		done
+	fi
+	if [ -n "$why" ]; then
+		echo "FAIL debian/install/$step: $why"
+	else
+		echo "PASS debian/install/$step"
+	fi
+}
+
+if [ "${1-}" = --judge-install ]; then
+	[ $# -ge 4 ] || die "usage: debian.sh --judge-install LOG STEP KERNEL [QEMU-STATUS] [TEXT...]"
+	out=$(judge_install "$2" "$3" "$4" "${5:-0}" "${@:6}")
+	echo "$out"
+	[[ $out = PASS* ]]
+	exit
+fi
 if [ "${1-}" = --judge ]; then
 	[ $# -ge 3 ] || die "usage: debian.sh --judge LOG NAME [QEMU-STATUS] [VERDICT-OPTION...]"
 	log=$2 name=$3 status=${4:-0}
@@ -54,21 +96,32 @@ if [ "${1-}" = --judge ]; then
 	judged "$name" judge "$log" "$name" "$status" "$@" || exit 1
 	exit 0
 fi
-parts="boots xen"
-case $#:${1-} in
-0:) ;;
-1:--no-xen) parts=boots ;;
-1:--xen-only) parts=xen ;;
-*) die "usage: debian.sh [--no-xen|--xen-only] | --judge LOG NAME [QEMU-STATUS] [VERDICT-OPTION...]" ;;
-esac
+parts="boots install xen" lsmod=$top/config/debian-lsmod-$tree_version.txt
+while [ $# -gt 0 ]; do
+	case $1 in
+	--full) lsmod="" ;;
+	--no-xen) parts="boots install" ;;
+	--install-only) parts=install ;;
+	--xen-only) parts=xen ;;
+	*) die "usage: debian.sh [--full] [--no-xen|--install-only|--xen-only] | --judge LOG NAME [QEMU-STATUS] [VERDICT-OPTION...] | --judge-install LOG STEP KERNEL [QEMU-STATUS] [TEXT...]" ;;
+	esac
+	shift
+done
 command -v mmdebstrap >/dev/null || die "debian: mmdebstrap not found (make deps installs it)"
 mkdir -p "$build/logs" "$img"
 : >"$results"
 "$lib/tree.sh"
 
-if [[ $parts = *boots* ]]; then
-# 1. The kernel package
-deb=$("$lib/debkbuild.sh" | tail -n 1)
+if [[ $parts = *boots* || $parts = *install* ]]; then
+# 1. The kernel packages, as make deb FLAVOUR=cloud-amd64 [LSMOD=] leaves them
+if [ -n "$lsmod" ]; then
+	step "debian: only the modules of ${lsmod#"$top/"}, those Debian's kernel loads in this guest, not every module of the flavour: build time on 2 cores (docs/debian.md); --full installs them all"
+fi
+mapfile -t debs < <("$lib/debkbuild.sh" --flavour cloud-amd64 ${lsmod:+--lsmod "$lsmod"})
+names=("${debs[@]##*/}")
+if [ ${#debs[@]} != 2 ] || [[ ${names[0]} != linux-image-* || ${names[1]} != linux-headers-* ]]; then
+	die "debian: make deb left not one image and one headers package: ${debs[*]}"
+fi
 
 # 2. What the service runs: the selftests and init (as lib/guest.sh builds
 # them), guest/programs.c, and "system", the state of systemd
@@ -90,7 +143,7 @@ ln -sf /dev/null "$payload/etc/systemd/system/serial-getty@ttyS0.service"
 # 3. The image, rebuilt whenever what goes into it differs from what it
 # was built from (its manifest); never reused silently.
 manifest=$(printf '%s\n' "suite: $suite" "packages: ${packages[*]}" \
-	"stock: $stock_package=$source_version" "kernel: $(sha256sum <"$deb" | cut -c1-16) ${deb##*/}" \
+	"stock: $stock_package=$source_version" "kernel: $(cat "${debs[@]}" | sha256sum | cut -c1-16) ${names[*]}" \
 	"payload: $(cd "$payload" && { find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum
 		find . -type l -printf '%p -> %l\n' | LC_ALL=C sort; } | sha256sum | cut -c1-16)" \
 	"script: $(sha256sum <"$0" | cut -c1-16)")
@@ -102,11 +155,11 @@ else
 		diff <(cat "$img/manifest") <(echo "$manifest") | grep '^[<>]' | sed 's/^</    was:/; s/^>/    now:/' >&2 || true
 	fi
 	rm -rf "${img:?}/root" "$img/disk.img" "$img/manifest" "${img:?}/boot"
-	step "debian: mmdebstrap $suite with ${packages[*]} $stock_package=$source_version, dpkg -i ${deb##*/} (log: $build/logs/mmdebstrap.log)"
+	step "debian: mmdebstrap $suite with ${packages[*]} $stock_package=$source_version, dpkg -i ${names[*]} (log: $build/logs/mmdebstrap.log)"
 	if ! mmdebstrap --variant=important --include="$(list "${packages[@]}" "$stock_package=$source_version")" \
-		--customize-hook="copy-in $deb /tmp" \
-		--customize-hook="chroot \"\$1\" dpkg -i /tmp/${deb##*/}" \
-		--customize-hook="rm \"\$1\"/tmp/${deb##*/}" \
+		--customize-hook="copy-in ${debs[*]} /tmp" \
+		--customize-hook="chroot \"\$1\" dpkg -i $(printf '/tmp/%s ' "${names[@]}")" \
+		--customize-hook="rm \"\$1\"/tmp/*.deb" \
 		--customize-hook="sync-in $payload /" \
 		--customize-hook="echo '/dev/vda / ext4 rw 0 1' >\"\$1\"/etc/fstab" \
 		"$suite" "$img/root" >"$build/logs/mmdebstrap.log" 2>&1; then
@@ -121,19 +174,25 @@ else
 	echo "$manifest" >"$img/manifest"
 fi
 
-# kernel_of KIND: the release of the image's stock or patched kernel
+# kernel_of KIND [ROOT]: the release of the stock or patched kernel in
+# the system ROOT (the image's)
 kernel_of() {
-	local r
+	local r boot=${2:-$img/root}/boot
 	case $1 in
-	patched) r=$(cd "$img/root/boot" && ls vmlinuz-*-iopl 2>/dev/null) ;;
-	stock) r=$(cd "$img/root/boot" && ls vmlinuz-*-cloud-amd64 2>/dev/null) ;;
+	patched) r=$(cd "$boot" && ls vmlinuz-*-iopl-cloud-amd64 2>/dev/null) ;;
+	stock) r=$(cd "$boot" && for f in vmlinuz-*-cloud-amd64; do
+		[[ ! -f $f || $f = *-iopl-* ]] || echo "$f"
+	done) ;;
 	esac
-	[ "$(wc -w <<<"$r")" = 1 ] || die "debian: not one $1 kernel in $img/root/boot: ${r:-none}"
-	[ -f "$img/root/boot/initrd.img-${r#vmlinuz-}" ] ||
-		die "debian: no initrd for $r in the image: the package's initramfs-tools hook did not run"
+	[ "$(wc -w <<<"$r")" = 1 ] || die "debian: not one $1 kernel in $boot: ${r:-none}"
+	[ -f "$boot/initrd.img-${r#vmlinuz-}" ] ||
+		die "debian: no initrd for $r in $boot: the package's initramfs-tools hook did not run"
 	echo "${r#vmlinuz-}"
 }
 
+fi
+
+if [[ $parts = *boots* ]]; then
 # 4. The boots
 off_skips_all="$off_skips|$nomem_skips"
 boot() {
@@ -175,6 +234,67 @@ boot() {
 } | tee -a "$results"
 fi
 
+if [[ $parts = *install* ]]; then
+# 5. The admin's steps of docs/install-debian.md, run once on a Debian 12
+# machine that boots through GRUB from a partitioned BIOS disk: Debian's
+# own kernel, grub-pc, the packages of make deb in /root/deb. One boot per
+# step (guest/debian-install), each keeping what the one before wrote.
+inst=$build/debian-install
+rm -rf "$inst"
+mkdir -p "$inst/payload/root/deb" "$inst/payload/root/tests" \
+	"$inst/payload/var/lib/iopl-install" "$inst/payload/etc/systemd/system/multi-user.target.wants"
+cp "${debs[@]}" "$inst/payload/root/deb/"
+for b in demo "${selftests[@]}"; do
+	cp "$guest/root/bin/$b" "$inst/payload/root/tests/"
+done
+echo prepare >"$inst/payload/var/lib/iopl-install/next"
+cp -r "$top/guest/debian-install/." "$inst/payload/"
+ln -sf /etc/systemd/system/iopl-install.service "$inst/payload/etc/systemd/system/multi-user.target.wants/"
+ln -sf /dev/null "$inst/payload/etc/systemd/system/serial-getty@ttyS0.service"
+step "debian: mmdebstrap $suite with grub-pc and $stock_package=$source_version for the install steps (log: $build/logs/mmdebstrap-install.log)"
+mmdebstrap --variant=important \
+	--include="$(list systemd systemd-sysv udev initramfs-tools kmod grub-pc "$stock_package=$source_version")" \
+	--customize-hook="sync-in $inst/payload /" \
+	--customize-hook="echo 'LABEL=root / ext4 rw 0 1' >\"\$1\"/etc/fstab" \
+	"$suite" "$inst/root" >"$build/logs/mmdebstrap-install.log" 2>&1 ||
+	die "debian: mmdebstrap for the install steps failed, see $build/logs/mmdebstrap-install.log"
+# A BIOS disk with one partition from 1 MiB, GRUB's room before it
+truncate -s 4G "$inst/disk.img"
+echo 'start=2048, type=83' | sfdisk -q "$inst/disk.img" >/dev/null || die "debian: sfdisk failed"
+mkfs.ext4 -q -F -d "$inst/root" -L root -E offset=$((2048 * 512)) "$inst/disk.img" $((4 * 1024 * 1024 - 1024))k ||
+	die "debian: mkfs.ext4 -d $inst/root failed"
+debian_rel=$(kernel_of stock "$inst/root")
+patched_rel=$(dpkg-deb -f "${debs[0]}" Package) patched_rel=${patched_rel#linux-image-}
+entry="Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux"
+# install_boot STEP KERNEL [TEXT...]: boot the step, judge it; after a
+# step that failed, the others are SKIPped (the disk is not what they need)
+failed_step=""
+install_boot() {
+	local step=$1 kernel=$2 log=$build/logs/boot-debian-install-$1.log status=0
+	shift 2
+	if [ -n "$failed_step" ]; then
+		echo "SKIP debian/install/$step: step $failed_step failed"
+		return
+	fi
+	step "debian: install step $step (log: $log)"
+	if [ "$step" = prepare ]; then
+		"$lib/boot.sh" --disk-rw "$inst/disk.img" --root /dev/vda1 --mem 1G --initrd "$inst/root/boot/initrd.img-$debian_rel" \
+			"$inst/root/boot/vmlinuz-$debian_rel" "$log" - || status=$?
+	else
+		"$lib/boot.sh" --disk-rw "$inst/disk.img" --mem 1G - "$log" - || status=$?
+	fi
+	judge_install "$log" "$step" "$kernel" "$status" "$@" | tee "$inst/verdict"
+	grep -q '^PASS ' "$inst/verdict" || failed_step=$step
+}
+{
+	install_boot prepare "$debian_rel" "Installation finished. No error reported."
+	install_boot install "$debian_rel" "Setting up linux-image-$patched_rel" "saved_entry=$entry $patched_rel"
+	install_boot check "$patched_rel" "iopl=strict" "iopl() mode: strict" "Every claim holds." \
+		"saved_entry=$entry $debian_rel"
+	install_boot remove "$debian_rel" "Removing linux-image-$patched_rel"
+} | tee -a "$results"
+fi
+
 if [[ $parts = *xen* ]]; then
 # 5. Xen PV dom0 (docs/debian.md): the cloud flavour cannot be dom0, so
 # Debian's generic amd64 flavour, its own signed kernel of the source's
@@ -197,11 +317,11 @@ if ! ls "$xen_dir/stock/boot"/vmlinuz-* >/dev/null 2>&1; then
 		die "debian: apt-get download $xen_package=$source_version failed"
 	fi
 fi
-xen_patched=$("$lib/debkbuild.sh" --xen | tail -n 1)
+xen_patched=$("$lib/debkbuild.sh" --flavour amd64 --bzimage | tail -n 1)
 collect debian/xen "$top/scripts/xen.sh" --kernels "$(ls "$xen_dir/stock/boot"/vmlinuz-*)" "$xen_patched" debian/xen |
 	sed -n '/^\(PASS\|FAIL\|SKIP\|CHANGED\) /p' | tee -a "$results"
 fi
 
 [[ $parts != *boots* ]] ||
-	echo "debian $tree_version: $(du -h "$deb" | cut -f1) ${deb##*/}, bzImage $(du -h "$build/debian-kernel/obj/arch/x86/boot/bzImage" | cut -f1)"
+	echo "debian $tree_version: $(for d in "${debs[@]}"; do printf '%s %s, ' "$(du -h "$d" | cut -f1)" "${d##*/}"; done)bzImage $(du -h "$img/root/boot/vmlinuz-$(kernel_of patched)" | cut -f1)"
 summarize "$results"

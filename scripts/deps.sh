@@ -12,7 +12,7 @@ packages=(linux-source-6.1 linux-source-6.12 linux-config-6.1 linux-config-6.12
 	util-linux pciutils ioport coreboot-utils stress-ng	# make programs runs these
 	python3-sphinx python3-sphinx-rtd-theme	# make docs
 	trinity	# make fuzz
-	mmdebstrap e2fsprogs dpkg-dev debhelper rsync kmod)	# make check-debian
+	mmdebstrap e2fsprogs dpkg-dev debhelper rsync kmod fdisk)	# make check-debian, make deb
 
 missing=()
 for p in "${packages[@]}"; do

@@ -11,7 +11,12 @@
 #   --initrd FILE     the initramfs (build/$TREE/guest/initramfs.cpio)
 #   --disk IMAGE      a raw disk image on virtio, the root file system
 #                     (root=/dev/vda): a whole system, whose own init
-#                     runs the programs (scripts/debian.sh)
+#                     runs the programs (scripts/debian.sh); the boot
+#                     writes to a temporary copy
+#   --disk-rw IMAGE   the same, its writes kept; KERNEL "-" boots the
+#                     image's own boot loader through the firmware (no
+#                     -kernel, no command line: RUNLIST is "-")
+#   --root DEV        the root file system on the disk (/dev/vda)
 #   --qemu-arg ARG    one more QEMU argument (repeatable)
 #   --xen XEN         boot the hypervisor XEN with KERNEL as PV dom0, on
 #                     as many vCPUs, its console on hvc0
@@ -23,9 +28,9 @@ set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
-usage="usage: boot.sh [--smp N] [--mem SIZE] [--timeout S] [--prog-timeout S] [--initrd FILE] [--disk IMAGE] [--qemu-arg ARG]... [--xen XEN] KERNEL LOG RUNLIST [CMDLINE...]"
+usage="usage: boot.sh [--smp N] [--mem SIZE] [--timeout S] [--prog-timeout S] [--initrd FILE] [--disk IMAGE | --disk-rw IMAGE] [--root DEV] [--qemu-arg ARG]... [--xen XEN] KERNEL|- LOG RUNLIST|- [CMDLINE...]"
 cpus=$default_cpus mem=512M timeout=900 prog_timeout=300 initrd=$guest/initramfs.cpio
-xen='' disk='' extra=()
+xen='' disk='' snapshot=(-snapshot) root=/dev/vda extra=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smp) cpus=$2 ;;
@@ -34,6 +39,8 @@ while [ $# -gt 0 ]; do
 	--prog-timeout) prog_timeout=$2 ;;
 	--initrd) initrd=$2 ;;
 	--disk) disk=$2 ;;
+	--disk-rw) disk=$2 snapshot=() ;;
+	--root) root=$2 ;;
 	--qemu-arg) extra+=("$2") ;;
 	--xen) xen=$2 ;;
 	--*) die "$usage" ;;
@@ -47,18 +54,27 @@ kernel=$1 log=$2 runlist=$3
 shift 3
 # Before anything can fail: a verdict must never read an earlier boot's log
 [ "$runlist" = shell ] || rm -f "$log"
-[ -f "$kernel" ] || die "boot: kernel $kernel not found"
-[ -f "$initrd" ] || die "boot: $initrd not found"
+if [ "$kernel" = - ]; then
+	if [ -z "$disk" ] || [ ${#snapshot[@]} != 0 ] || [ -n "$xen" ]; then
+		die "boot: KERNEL - boots the boot loader of a --disk-rw image"
+	fi
+else
+	[ -f "$kernel" ] || die "boot: kernel $kernel not found"
+	[ -f "$initrd" ] || die "boot: $initrd not found"
+fi
 
 guest_args="panic=-1 run=$runlist timeout=$prog_timeout $*"
 smp=("-smp" "$cpus,sockets=$cpus,cores=1,threads=1")
 if [ -n "$disk" ]; then
 	[ -f "$disk" ] || die "boot: disk image $disk not found"
-	guest_args="root=/dev/vda rw $guest_args"
+	guest_args="root=$root rw $guest_args"
 	# -snapshot: the boot writes to a temporary copy; the image stays as built
-	extra+=(-drive "file=$disk,if=virtio,format=raw" -snapshot)
+	extra+=(-drive "file=$disk,if=virtio,format=raw" "${snapshot[@]}")
 fi
-if [ -z "$xen" ]; then
+if [ "$kernel" = - ]; then
+	qemu=("qemu-system-$karch" -accel "${ACCEL:-tcg}" -nodefaults -no-reboot
+		-display none -m "$mem" "${smp[@]}")
+elif [ -z "$xen" ]; then
 	qemu=("qemu-system-$karch" -accel "${ACCEL:-tcg}" -nodefaults -no-reboot
 		-display none -m "$mem" "${smp[@]}" -kernel "$kernel" -initrd "$initrd"
 		-append "console=ttyS0 $guest_args")

@@ -1,66 +1,87 @@
 #!/bin/bash
-# Build the patched tree of $TREE with Debian's own cloud config and package
-# it as Debian users get a kernel: debkbuild.sh writes
-# build/$TREE/debian-kernel/linux-image-RELEASE_*.deb (with its modules)
-# and prints its path.
-# debkbuild.sh --xen: Debian's generic amd64 flavour instead, the one that
-# can be Xen dom0 (the cloud flavour has no XEN_DOM0), built as
-# build/$TREE/debian-xen/obj/arch/x86/boot/bzImage only (no modules, no
-# package; make check-xen's way), whose path it prints.
-#   - Debian's config.amd64_none_cloud-amd64 (package linux-config-$TREE),
-#     the changes of config/debian.config, olddefconfig;
-#   - the modules: those of config/debian-lsmod-$TREE.txt only (make
-#     localmodconfig; see docs/debian.md for why and for the time);
-#   - make bindeb-pkg, the kernel's own Debian packaging, LOCALVERSION=-iopl
-#     so that the package installs beside Debian's own kernel.
+# make deb: the patched tree of $TREE built with Debian's own config of a
+# flavour and packaged by the kernel's make bindeb-pkg, as a Debian admin
+# installs it. Prints the paths of the image and headers packages.
+# debkbuild.sh [--flavour amd64|cloud-amd64] [--lsmod FILE] [--bzimage]
+#   --flavour  Debian's config.amd64_none_FLAVOUR (package
+#              linux-config-$TREE); amd64, the generic flavour, by default:
+#              the one that can be Xen dom0 and drives most hardware
+#   --lsmod    only the modules FILE lists (an lsmod of the machine, as
+#              make localmodconfig takes it); without it every module of
+#              the flavour, as Debian builds it
+#   --bzimage  the kernel image alone, no modules, no package (make
+#              check-debian's Xen part); prints the bzImage's path
+# What it changes in Debian's config: config/debian.config, olddefconfig.
 # Every built-in option that olddefconfig leaves different from Debian's is
-# listed in build/$TREE/logs/debian-config-changes-FLAVOUR.txt, and one that is not
-# explained below fails the build; those that localmodconfig drops are in
-# debian-config-localmodconfig.txt.
-# Nothing is rebuilt while the tree's HEAD, Debian's config and the two
-# files of config/ are unchanged.
+# listed in build/$TREE/logs/debian-config-changes-FLAVOUR.txt, and one that
+# is not explained below fails the build; those that localmodconfig drops
+# are in debian-config-localmodconfig-FLAVOUR.txt.
+# The packages: release VERSION-iopl-FLAVOUR, so that they install beside
+# Debian's kernels; package version Debian's source version +iopl1, so that
+# they sort after Debian's kernel of the same source. Modules are signed
+# with a key that the build makes, obj/certs/signing_key.pem beside the
+# packages (not Debian's key).
+# Output: build/$TREE/deb/FLAVOUR-full or FLAVOUR-lsmod, the packages
+# beside obj/. Nothing is rebuilt while the tree's HEAD, Debian's config,
+# config/debian.config, the lsmod file and this script are unchanged.
 set -euo pipefail
 # shellcheck source=scripts/lib/common.sh
 . "$(dirname "$0")/common.sh"
 
-flavour=cloud-amd64 out=$build/debian-kernel
-case $#:${1-} in
-0:) ;;
-1:--xen) flavour=amd64 out=$build/debian-xen ;;
-*) die "usage: debkbuild.sh [--xen]" ;;
+usage="usage: debkbuild.sh [--flavour amd64|cloud-amd64] [--lsmod FILE] [--bzimage]"
+flavour=amd64 lsmod="" bzimage=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--flavour) [ $# -ge 2 ] || die "$usage"; flavour=$2; shift ;;
+	--lsmod) [ $# -ge 2 ] || die "$usage"; lsmod=$(realpath -e "$2") || die "debkbuild: no lsmod file $2"; shift ;;
+	--bzimage) bzimage=1 ;;
+	*) die "$usage" ;;
+	esac
+	shift
+done
+case $flavour in
+amd64 | cloud-amd64) ;;
+*) die "debkbuild: FLAVOUR=$flavour: Debian's flavours here are amd64 and cloud-amd64" ;;
 esac
+[ -z "$bzimage" ] || [ -z "$lsmod" ] || die "debkbuild: --bzimage builds no modules; --lsmod makes no sense with it"
 debcfg=/usr/src/linux-config-$tree_version/config.amd64_none_$flavour.xz
 changes=$top/config/debian.config
-lsmod=$top/config/debian-lsmod-$tree_version.txt
+variant=full
+[ -z "$lsmod" ] || variant=lsmod
+out=$build/deb/$flavour-$variant
 srcdir=$build/tree
 obj=$out/obj
-log=$build/logs/debkbuild-$flavour.log
+log=$build/logs/debkbuild-${out##*/}${bzimage:+-bzimage}.log
+source_version=$(dpkg-query -W -f='${Version}' "$source_package")
 mkdir -p "$obj" "$build/logs"
 [ -f "$debcfg" ] || die "debkbuild: $debcfg not found (apt-get install linux-config-$tree_version)"
-[ -f "$lsmod" ] || die "debkbuild: $lsmod not found: boot Debian's own kernel and record its lsmod (docs/debian.md)"
 [ -z "$(git -C "$srcdir" status --porcelain --untracked-files=no)" ] ||
 	die "debkbuild: $srcdir has uncommitted changes; commit them (and make export)"
 
-fingerprint=$({ git -C "$srcdir" rev-parse HEAD; cat "$debcfg" "$changes" "$lsmod" "$0"; } | sha256sum)
-# product: what this build makes (the package, or the bzImage for Xen)
+stamp=$out/.fingerprint${bzimage:+-bzimage}
+fingerprint=$({ git -C "$srcdir" rev-parse HEAD; echo "$source_version"; cat "$debcfg" "$changes" ${lsmod:+"$lsmod"} "$0"; } | sha256sum)
+# product: what this build makes, the image and headers packages or the bzImage
 product() {
-	if [ $flavour = amd64 ]; then
+	local deb
+	if [ -n "$bzimage" ]; then
 		ls "$obj/arch/x86/boot/bzImage" 2>/dev/null || true
-	else
-		local deb
-		for deb in "$out"/linux-image-*-iopl_*.deb; do
-			[[ ! -f $deb || $deb = *-dbg_* ]] || echo "$deb"
-		done
+		return
 	fi
+	for deb in "$out"/linux-image-*_*.deb "$out"/linux-headers-*_*.deb; do
+		[[ ! -f $deb || $deb = *-dbg_* ]] || echo "$deb"
+	done
 }
-if [ -n "$(product)" ] && [ -f "$out/.fingerprint" ] && [ "$(cat "$out/.fingerprint")" = "$fingerprint" ]; then
+if [ -n "$(product)" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$fingerprint" ]; then
 	product
 	exit 0
 fi
-rm -f "$out"/*.deb "$out"/*.buildinfo "$out"/*.changes "$out/.fingerprint" "$obj/arch/x86/boot/bzImage"
+# obj is configured again: no product of it is current any more
+rm -f "$out"/.fingerprint*
+[ -n "$bzimage" ] || rm -f "$out"/*.deb "$out"/*.buildinfo "$out"/*.changes
+start=$SECONDS
 
 kbuild_env "$srcdir" "$obj" x86_64
-kmake+=(LOCALVERSION=-iopl)
+kmake+=(LOCALVERSION="-iopl-$flavour" KDEB_PKGVERSION="$source_version+iopl1")
 
 # builtins CONFIG: the options of CONFIG that are not modules, sorted
 builtins() { grep -E '^CONFIG_[A-Z0-9_]+=[^m]' "$1" | sort; }
@@ -84,38 +105,44 @@ unexplained=$(sed 's/^[<>] //; s/=.*//' "$changed" | sort -u | grep -Ev "$explai
 [ -z "$unexplained" ] ||
 	die "debkbuild: built-in options changed that config/debian.config does not explain: ${unexplained//$'\n'/ } (see $changed)"
 
-if [ $flavour = amd64 ]; then
+if [ -n "$bzimage" ]; then
 	step "debkbuild: make bzImage (log: $log)"
 	"${kmake[@]}" bzImage >>"$log" 2>&1 ||
 		{ tail -n 20 "$log" >&2; die "debkbuild: make bzImage failed, see $log"; }
-	printf '%s\n' "$fingerprint" >"$out/.fingerprint"
+	printf '%s\n' "$fingerprint" >"$stamp"
 	product
 	exit 0
 fi
 
-# The modules: only those Debian's kernel loads in this guest. Turning
-# the others off also drops the built-in options that only they selected
-# (listed in the log); those that the series runs on must stay Debian's.
-step "debkbuild: localmodconfig from ${lsmod#"$top/"}"
-cp "$obj/.config" "$obj/.config.olddefconfig"
-grep -v '^#' "$lsmod" >"$obj/lsmod.txt"
-"${kmake[@]}" LSMOD="$obj/lsmod.txt" localmodconfig </dev/null >>"$log" 2>&1 ||
-	die "debkbuild: localmodconfig failed, see $log"
-dropped=$build/logs/debian-config-localmodconfig.txt
-diff <(builtins "$obj/.config.olddefconfig") <(builtins "$obj/.config") | grep '^[<>] ' >"$dropped" || true
-for opt in X86_IOPL_IOPERM PARAVIRT_XXL XEN_PV XEN_DOM0 SMP ACPI NR_CPUS RANDOMIZE_BASE X86_KERNEL_IBT \
-	PREEMPT_DYNAMIC PREEMPT_VOLUNTARY RETPOLINE MITIGATION_RETPOLINE PAGE_TABLE_ISOLATION \
-	MITIGATION_PAGE_TABLE_ISOLATION; do
-	[ "$(grep "^CONFIG_$opt=" "$obj/.config.debian")" = "$(grep "^CONFIG_$opt=" "$obj/.config.olddefconfig")" ] ||
-		die "debkbuild: CONFIG_$opt differs from Debian's"
-	[ "$(grep "^CONFIG_$opt=" "$obj/.config.olddefconfig")" = "$(grep "^CONFIG_$opt=" "$obj/.config")" ] ||
-		die "debkbuild: localmodconfig changed CONFIG_$opt"
-done
+# The modules of the lsmod file only. Turning the others off also drops
+# the built-in options that only they selected (listed in the log); those
+# that the series runs on must stay Debian's.
+if [ -n "$lsmod" ]; then
+	step "debkbuild: localmodconfig from $lsmod"
+	cp "$obj/.config" "$obj/.config.olddefconfig"
+	grep -v '^#' "$lsmod" >"$obj/lsmod.txt"
+	"${kmake[@]}" LSMOD="$obj/lsmod.txt" localmodconfig </dev/null >>"$log" 2>&1 ||
+		die "debkbuild: localmodconfig failed, see $log"
+	dropped=$build/logs/debian-config-localmodconfig-$flavour.txt
+	diff <(builtins "$obj/.config.olddefconfig") <(builtins "$obj/.config") | grep '^[<>] ' >"$dropped" || true
+	for opt in X86_IOPL_IOPERM PARAVIRT_XXL XEN_PV XEN_DOM0 SMP ACPI NR_CPUS RANDOMIZE_BASE X86_KERNEL_IBT \
+		PREEMPT_DYNAMIC PREEMPT_VOLUNTARY RETPOLINE MITIGATION_RETPOLINE PAGE_TABLE_ISOLATION \
+		MITIGATION_PAGE_TABLE_ISOLATION; do
+		[ "$(grep "^CONFIG_$opt=" "$obj/.config.debian")" = "$(grep "^CONFIG_$opt=" "$obj/.config.olddefconfig")" ] ||
+			die "debkbuild: CONFIG_$opt differs from Debian's"
+		[ "$(grep "^CONFIG_$opt=" "$obj/.config.olddefconfig")" = "$(grep "^CONFIG_$opt=" "$obj/.config")" ] ||
+			die "debkbuild: localmodconfig changed CONFIG_$opt"
+	done
+fi
 step "debkbuild: $(grep -c '=m$' "$obj/.config") modules (Debian's: $(grep -c '=m$' "$obj/.config.debian"))"
 
-step "debkbuild: make bindeb-pkg (log: $log; packages beside obj/)"
+step "debkbuild: make bindeb-pkg (log: $log; packages in $out)"
 "${kmake[@]}" bindeb-pkg >>"$log" 2>&1 ||
 	{ tail -n 20 "$log" >&2; die "debkbuild: make bindeb-pkg failed, see $log"; }
-[ -n "$(product)" ] || die "debkbuild: make bindeb-pkg made no linux-image package in $out"
-printf '%s\n' "$fingerprint" >"$out/.fingerprint"
+[ "$(product | wc -l)" = 2 ] || die "debkbuild: make bindeb-pkg did not make one image and one headers package in $out"
+# The modules are signed, with the build's own key
+signer=$(modinfo -F signer "$(find "$obj"/debian/linux-image*/ -name '*.ko*' -path '*/lib/modules/*' ! -path '*-dbg/*' | head -n 1)" 2>/dev/null || true)
+[ -n "$signer" ] || die "debkbuild: the packaged modules carry no signature"
+step "debkbuild: modules signed by \"$signer\" (key: $obj/certs/signing_key.pem); built in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s"
+printf '%s\n' "$fingerprint" >"$stamp"
 product

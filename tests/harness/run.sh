@@ -104,6 +104,20 @@ for log in "$dir"/debian/*.log; do
 	judge "debian/$name" "$dir/debian/$name.expect" "$rc" "$out"
 done
 
+# The judge of make check-debian's install steps (debian.sh
+# --judge-install) on console logs of one step's boot:
+# debian-install/NAME.log, its arguments one a line in NAME.args (STEP,
+# KERNEL, QEMU status, the texts), NAME.expect its exact output.
+# real-*: logs of real boots.
+for log in "$dir"/debian-install/*.log; do
+	[ -e "$log" ] || continue
+	name=$(basename "$log" .log)
+	mapfile -t args <"$dir/debian-install/$name.args"
+	rc=0
+	out=$("$scripts/debian.sh" --judge-install "$log" "${args[@]}" 2>&1) || rc=$?
+	judge "debian-install/$name" "$dir/debian-install/$name.expect" "$rc" "$out"
+done
+
 # The bound of make bench-cycles on crafted and recorded results of tree
 # 6.12: bench/NAME.results, bench/NAME.expect the rows above the bound and
 # the rows that are not what the scenarios say they must be. The
